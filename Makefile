@@ -1,0 +1,73 @@
+# realtime.virt: one entry point.  On a fresh Debian 12 machine, as root:
+#   make demo   set everything up, then run the main playbook on localhost
+#   make test   set everything up, then lint, sanity, unit and integration tests
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+VENV := .venv
+BIN := $(VENV)/bin
+PYTHON ?= python3
+COLLECTIONS := .cache/collections
+LINK := $(COLLECTIONS)/ansible_collections/realtime/virt
+export PATH := $(CURDIR)/$(BIN):$(PATH)
+export ANSIBLE_COLLECTIONS_PATH := $(CURDIR)/$(COLLECTIONS)
+export ANSIBLE_CONFIG := $(CURDIR)/ansible.cfg
+export PYTHONPATH := $(CURDIR)/$(COLLECTIONS)
+
+.PHONY: help setup host venv collection services demo test lint sanity units integration build-check bench changelog clean
+
+help:
+	@echo "make demo         set up this machine, then run playbooks/site.yml on localhost"
+	@echo "make test         set up, then lint, sanity, unit, build and integration tests"
+	@echo "make units | integration | lint | sanity | build-check | bench | changelog"
+
+setup: host venv collection services
+
+host:
+	@scripts/host-packages.sh
+
+$(BIN)/.installed: requirements.txt
+	@echo "venv: installing pinned Python dependencies into $(VENV)"
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+	@$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	@touch $@
+
+venv: host $(BIN)/.installed
+
+collection:
+	@mkdir -p $(dir $(LINK))
+	@ln -sfn ../../../.. $(LINK)
+	@test -f $(LINK)/galaxy.yml
+
+services: host
+	@scripts/start-libvirt.sh
+
+demo: setup
+	ansible-playbook playbooks/site.yml
+
+test: setup lint sanity units build-check integration
+	@echo "make test: every stage passed"
+
+lint: venv collection
+	ansible-lint
+
+sanity: venv collection
+	scripts/sanity.sh
+
+units: venv collection
+	tests/unit/run.sh
+
+build-check: venv
+	scripts/build-check.sh
+
+integration: setup
+	tests/integration/run.sh
+
+bench: setup
+	$(BIN)/python tests/bench/bench_rt_node_facts.py
+
+changelog: venv
+	antsibull-changelog release
+
+clean:
+	rm -rf .cache tests/output realtime-virt-*.tar.gz

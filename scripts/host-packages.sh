@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Install the Debian packages the demo and the tests need (idempotent).
+set -euo pipefail
+PACKAGES=(
+  qemu-system-x86 qemu-utils
+  libvirt-daemon libvirt-daemon-driver-qemu libvirt-daemon-system libvirt-clients
+  libvirt-dev pkg-config gcc python3-dev python3-venv libxml2-utils shellcheck
+  rt-tests busybox-static cpio stress-ng tuned procps git make
+)
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$pkg")
+  fi
+done
+if [ "${#missing[@]}" -eq 0 ]; then
+  echo "host packages: all ${#PACKAGES[@]} present"
+  exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+  echo "host packages: missing ${missing[*]}; run as root (or install them) and try again" >&2
+  exit 1
+fi
+echo "host packages: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "host packages: done"

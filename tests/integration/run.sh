@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Run every integration target (or those named) against this machine and
+# print a closing "N passed, M failed" line.  Exits non-zero when a target
+# fails or when no target ran.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+cd "$top"
+targets=("$@")
+if [ "${#targets[@]}" -eq 0 ]; then
+  for dir in "$here"/targets/*/; do
+    name=$(basename "$dir")
+    grep -qs '^disabled' "$dir/aliases" && continue
+    targets+=("$name")
+  done
+fi
+passed=0
+failed=0
+failed_names=()
+for target in "${targets[@]}"; do
+  echo "=== integration: $target"
+  start=$(date +%s)
+  if ansible-playbook tests/integration/run_target.yml -e "target=$target" ; then
+    passed=$((passed + 1))
+    echo "=== integration: $target passed in $(( $(date +%s) - start )) s"
+  else
+    failed=$((failed + 1))
+    failed_names+=("$target")
+    echo "=== integration: $target FAILED"
+  fi
+done
+if [ "$failed" -gt 0 ]; then
+  echo "failed targets: ${failed_names[*]}"
+fi
+echo "integration: $passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Unit tests; fails when pytest collects no test (exit 5) as well.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+pytest -q -p no:cacheprovider -n 2 tests/unit "$@"
+rc=$?
+if [ "$rc" -eq 5 ]; then
+  echo "units: pytest collected no test" >&2
+fi
+exit "$rc"
