@@ -23,17 +23,19 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(TOP, ".cache", "collections"))
-sys.path.insert(0, os.path.join(TOP, "tests", "unit", "plugins", "module_utils"))
+sys.path.insert(0, os.path.join(TOP, "tests", "unit", "plugins", "module_utils", "fixtures"))
 
 
 def ansible_side_by_side(rounds, calls):
-    cmd = [
-        "ansible-playbook", os.path.join(HERE, "rt_node_facts_vs_setup.yml"),
-        "-e", "bench_rounds=%d bench_calls=%d" % (rounds, calls),
-    ]
-    out = subprocess.run(cmd, cwd=TOP, check=True, stdout=subprocess.PIPE, universal_newlines=True).stdout
-    line = [x for x in out.splitlines() if "BENCH " in x][-1]
-    times = json.loads(line.split("BENCH ", 1)[1].rstrip("'\""))
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "times.json")
+        cmd = [
+            "ansible-playbook", os.path.join(HERE, "rt_node_facts_vs_setup.yml"),
+            "-e", "bench_rounds=%d bench_calls=%d bench_out=%s" % (rounds, calls, out),
+        ]
+        subprocess.run(cmd, cwd=TOP, check=True, stdout=subprocess.DEVNULL)
+        with open(out) as handle:
+            times = json.load(handle)
     ping, setup, facts = [], [], []
     for t0, t1, t2, t3 in times:
         t0, t1, t2, t3 = float(t0), float(t1), float(t2), float(t3)
@@ -44,11 +46,11 @@ def ansible_side_by_side(rounds, calls):
 
 
 def in_process_512(repeat):
-    from fixture_builder import build_tree, SHAPES  # noqa: E402 (test fixtures)
-    from ansible_collections.realtime.virt.plugins.module_utils._node_facts import gather_node_facts
+    from rt_node_trees import build_shape
+    from ansible_collections.realtime.virt.plugins.module_utils._facts.node import gather_node_facts
 
     with tempfile.TemporaryDirectory() as root:
-        build_tree(root, SHAPES["epyc_512cpu_8node"])
+        build_shape(root, "big_512")
         samples = []
         for _ in range(repeat):
             start = time.perf_counter()
