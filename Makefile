@@ -64,7 +64,7 @@ integration: setup
 	tests/integration/run.sh
 
 bench: setup
-	$(BIN)/python tests/bench/bench_rt_node_facts.py
+	@for bench in tests/bench/bench_*.py; do echo "=== $$bench"; $(BIN)/python "$$bench" || exit 1; done
 
 changelog: venv
 	antsibull-changelog release

@@ -28,7 +28,9 @@ unset PYTHONPATH
 cd "$work"
 printf "[defaults]\nretry_files_enabled = false\n" > "$work/ansible.cfg"
 export ANSIBLE_CONFIG="$work/ansible.cfg"
-for plugin in $(cd "$installed/plugins/modules" && ls ./*.py | sed 's|^\./||; s|\.py$||'); do
+for path in "$installed"/plugins/modules/*.py; do
+  [ -e "$path" ] || continue
+  plugin=$(basename "$path" .py)
   ansible-doc "realtime.virt.$plugin" | grep -q "realtime.virt.$plugin" \
     || { echo "build-check: ansible-doc realtime.virt.$plugin failed" >&2; exit 1; }
 done

@@ -49,7 +49,7 @@ notes:
 seealso:
   - name: KubeVirt real-time support (node labeller rule)
     description: KubeVirt labels a node C(kubevirt.io/realtime) only when C(kernel.sched_rt_runtime_us) is C(-1).
-    link: https://github.com/kubevirt/kubevirt/pull/2980
+    link: https://github.com/kubevirt/kubevirt/pull/6182
   - name: Kernel parameters (isolcpus, nohz_full, rcu_nocbs, irqaffinity)
     description: The kernel's documentation of the boot arguments the checklist looks for.
     link: https://docs.kernel.org/admin-guide/kernel-parameters.html

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Benchmark: the cost of realtime.virt.rt_node_facts against ansible.builtin.setup.
 
@@ -52,7 +51,7 @@ def in_process_512(repeat):
     with tempfile.TemporaryDirectory() as root:
         build_shape(root, "big_512")
         samples = []
-        for _ in range(repeat):
+        for dummy in range(repeat):
             start = time.perf_counter()
             gather_node_facts(root)
             samples.append(time.perf_counter() - start)

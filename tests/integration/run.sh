@@ -5,7 +5,7 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-cd "$top"
+cd "$top" || exit 1
 targets=("$@")
 if [ "${#targets[@]}" -eq 0 ]; then
   for dir in "$here"/targets/*/; do

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Unit tests; fails when pytest collects no test (exit 5) as well.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 pytest -q -p no:cacheprovider -n 2 tests/unit "$@"
 rc=$?
 if [ "$rc" -eq 5 ]; then
