@@ -1,0 +1,282 @@
+# -*- coding: utf-8 -*-
+# Copyright: realtime.virt contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The manager of libvirt_rt_domain: the only code that talks to libvirt.
+
+Order of work: check the options and the host (nothing touched), read the
+domain's inactive XML, compare, then - outside check mode only - define
+(with libvirt's validation flag), start, stop or restart, and finally read
+back what libvirt and the kernel now show.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import re
+
+from ansible_collections.realtime.virt.plugins.module_utils._cpuset import CpusetError, parse_kernel_cpulist
+from ansible_collections.realtime.virt.plugins.module_utils._sysfs import HostReader
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt._compare import differences
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt._errors import LibvirtCallError
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt._render import (
+    device_kinds, fill_identity, parse_xml, render, to_text)
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt._rng import BACKENDS
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt._spec import build_plan
+
+try:
+    import libvirt
+except ImportError:  # pragma: no cover - reported by the module through missing_required_lib
+    libvirt = None
+
+POLICIES = {0: "SCHED_OTHER", 1: "SCHED_FIFO", 2: "SCHED_RR", 3: "SCHED_BATCH", 5: "SCHED_IDLE", 6: "SCHED_DEADLINE"}
+VCPU_THREAD = re.compile(r"^CPU (\d+)/(KVM|TCG|HVF|WHPX)$")
+LOCAL_URI = re.compile(r"^[A-Za-z0-9]+(\+unix)?://(/|$)")
+# words in libvirt's messages -> the element they are about (first hit wins)
+ELEMENT_HINTS = (
+    ("machine type", "os/type"), ("vcpusched", "vcpusched"), ("scheduler", "vcpusched"), ("emulatorpin", "emulatorpin"), ("vcpupin", "vcpupin"),
+    ("locked memory", "locked"), ("memlock", "locked"), ("hugetlbfs", "hugepages"), ("hugepage", "hugepages"),
+    ("backing store", "hugepages"), ("nosharepages", "nosharepages"), ("numatune", "numatune"), ("memnode", "numatune"), ("numa", "numa"),
+    ("hostdev", "hostdev"), ("pci", "hostdev"), ("rng", "rng"), ("pmu", "pmu"), ("feature", "cpu"),
+    ("cpu mode", "cpu"), ("host-passthrough", "cpu"), ("maximum", "cpu"), ("cpu", "cpu"), ("kernel", "kernel"),
+    ("initrd", "initrd"), ("disk", "disk"), ("interface", "interface"), ("network", "interface"),
+    ("serial", "serial"), ("memory", "memory"), ("vcpu", "vcpu"),
+)
+MEMLOCK_FIX = ("the memory lock limit of the qemu process cannot be raised on this host: set memory.locked: false, "
+               "or give the libvirt daemon CAP_SYS_RESOURCE or a high LimitMEMLOCK")
+
+
+SCHED_FIX = ("the kernel refused a real-time policy for the vCPU threads: set kernel.sched_rt_runtime_us to -1 "
+             "(the rt_host role does), or give libvirt's machine cgroup a real-time runtime (cpu.rt_runtime_us)")
+
+
+def failing_element(message, changed_paths=None):
+    """Name the element a libvirt error is about.
+
+    ``changed_paths`` are the paths of the managed elements that differ
+    from the stored definition (``domain/cputune/vcpusched``...): a hint
+    that names one of them wins; when only one element changed, it is the
+    one; otherwise the first hint found in the message.
+    """
+    lowered = message.lower()
+    hinted = [element for word, element in ELEMENT_HINTS if word in lowered]
+    paths = sorted(set(path[len("domain/"):] for path in (changed_paths or []) if path.startswith("domain/")))
+    for element in hinted:
+        for path in paths:
+            if path == element or path.endswith("/" + element) or ("/" + element + "/") in ("/" + path + "/"):
+                return path
+    if len(paths) == 1:
+        return paths[0]
+    return hinted[0] if hinted else None
+
+
+def is_local(uri):
+    return bool(LOCAL_URI.match(uri or ""))
+
+
+def read_host(reader):
+    """Facts the option checks need, read through the one /proc and /sys reader."""
+    facts = {}
+    online = reader.read("/sys/devices/system/cpu/online")
+    try:
+        facts["online"] = parse_kernel_cpulist(online) if online is not None else None
+    except CpusetError:
+        facts["online"] = None
+    sizes = []
+    for entry in reader.listdir("/sys/kernel/mm/hugepages", optional=True):
+        match = re.match(r"^hugepages-(\d+)kB$", entry)
+        if match:
+            sizes.append(int(match.group(1)))
+    facts["hugepage_sizes_kib"] = sizes
+    nodes = {}
+    for entry in reader.listdir("/sys/devices/system/node", optional=True):
+        match = re.match(r"^node(\d+)$", entry)
+        if match:
+            text = reader.read("/sys/devices/system/node/%s/cpulist" % entry, optional=True)
+            try:
+                nodes[int(match.group(1))] = parse_kernel_cpulist(text or "")
+            except CpusetError:
+                nodes[int(match.group(1))] = []
+    facts["numa_nodes"] = nodes or None
+    facts["devices"] = set(path for path in BACKENDS if reader.exists(path))
+    return facts
+
+
+def read_vcpu_threads(reader, pid):
+    """Per vCPU thread of a qemu process: tid, policy, priority, affinity."""
+    threads = []
+    for tid in reader.listdir("/proc/%d/task" % pid, optional=True):
+        base = "/proc/%d/task/%s" % (pid, tid)
+        comm = reader.read(base + "/comm", optional=True)
+        match = VCPU_THREAD.match(comm or "")
+        if not match:
+            continue
+        stat = reader.read(base + "/stat", optional=True) or ""
+        fields = stat[stat.rfind(")") + 2:].split()
+        if len(fields) < 39:
+            continue
+        priority, policy = int(fields[37]), int(fields[38])
+        affinity = ""
+        for line in (reader.read(base + "/status", optional=True) or "").splitlines():
+            if line.startswith("Cpus_allowed_list:"):
+                affinity = line.split(":", 1)[1].strip()
+        threads.append({"vcpu": int(match.group(1)), "tid": int(tid), "policy": POLICIES.get(policy, str(policy)),
+                        "priority": priority, "affinity": affinity})
+    return sorted(threads, key=lambda item: item["vcpu"])
+
+
+class DomainManager(object):
+    """Bring one libvirt domain to the state the module options describe."""
+
+    def __init__(self, params, check_mode=False, diff=False, reader=None, connect=None):
+        self.params = params
+        self.check_mode = check_mode
+        self.want_diff = diff
+        self.name = params["name"]
+        self.uri = params.get("uri") or "qemu:///system"
+        self.local = is_local(self.uri)
+        self.reader = reader or HostReader("/")
+        self._connect = connect or libvirt.open
+        self.conn = None
+        self.warnings = []
+
+    # -- libvirt access -------------------------------------------------------
+    def _call(self, action, func, *args, **kwargs):
+        changed_paths = kwargs.pop("changed_paths", None)
+        try:
+            return func(*args, **kwargs)
+        except libvirt.libvirtError as error:
+            message = error.get_error_message() or str(error)
+            fix = None
+            if "locked memory" in message.lower() or "memlock" in message.lower():
+                fix = MEMLOCK_FIX
+            elif "scheduler parameters" in message.lower():
+                fix = SCHED_FIX
+            raise LibvirtCallError(self.name, action, message, failing_element(message, changed_paths), fix)
+
+    def _lookup(self):
+        try:
+            return self.conn.lookupByName(self.name)
+        except libvirt.libvirtError as error:
+            if error.get_error_code() == libvirt.VIR_ERR_NO_DOMAIN:
+                return None
+            raise LibvirtCallError(self.name, "look up", error.get_error_message() or str(error))
+
+    def _open(self):
+        try:
+            self.conn = self._connect(self.uri)
+        except libvirt.libvirtError as error:
+            raise LibvirtCallError(self.name, "connect to %s for" % self.uri, error.get_error_message() or str(error),
+                                   fix="check that libvirtd runs and that this user may use %s" % self.uri)
+
+    # -- the run ----------------------------------------------------------------
+    def run(self):
+        state = self.params.get("state") or "present"
+        wanted = kinds = None
+        if state != "absent":
+            base_root = None
+            if self.params.get("base_xml"):
+                base_root = parse_xml(self.params["base_xml"])
+            host = read_host(self.reader) if self.local else {}
+            plan = build_plan(self.params, host, base_root)
+            wanted = render(plan, base_root)
+            kinds = device_kinds(plan, base_root is not None)
+        self._open()
+        try:
+            if state == "absent":
+                return self._absent()
+            return self._present(state, wanted, kinds)
+        finally:
+            try:
+                self.conn.close()
+            except Exception:  # pragma: no cover - closing must not hide the result
+                pass
+
+    def _absent(self):
+        dom = self._lookup()
+        result = {"changed": False, "pending_restart": False, "xml": "", "uuid": None, "differences": []}
+        if dom is None:
+            result["diff"] = {"before": "", "after": ""}
+            return self._finish(result)
+        before = self._call("read", dom.XMLDesc, libvirt.VIR_DOMAIN_XML_INACTIVE)
+        result.update(changed=True, uuid=dom.UUIDString(), differences=["domain: exists, wanted absent"])
+        result["diff"] = {"before": before, "after": ""}
+        if not self.check_mode:
+            if dom.isActive():
+                self._call("stop", dom.destroy)
+            flags = (libvirt.VIR_DOMAIN_UNDEFINE_MANAGED_SAVE | libvirt.VIR_DOMAIN_UNDEFINE_SNAPSHOTS_METADATA
+                     | libvirt.VIR_DOMAIN_UNDEFINE_NVRAM)
+            self._call("undefine", dom.undefineFlags, flags)
+        return self._finish(result)
+
+    def _present(self, state, wanted, kinds):
+        dom = self._lookup()
+        current = before = None
+        active = False
+        if dom is not None:
+            before = self._call("read", dom.XMLDesc, libvirt.VIR_DOMAIN_XML_INACTIVE)
+            current = parse_xml(before, "libvirt XML")
+            active = bool(dom.isActive())
+        fill_identity(wanted, current)
+        diffs = differences(wanted, current, kinds)
+        need_define = bool(diffs)
+
+        live_diffs = []
+        if active and not need_define:
+            live = parse_xml(self._call("read", dom.XMLDesc, 0), "libvirt live XML")
+            live_diffs = differences(wanted, live, kinds)
+        restart_due = active and state != "stopped" and (need_define or bool(live_diffs))
+        restart = bool(self.params.get("restart")) and restart_due
+        need_start = state == "running" and not active
+        need_stop = state == "stopped" and active
+        changed = need_define or need_start or need_stop or restart
+        wanted_text = to_text(wanted)
+
+        if not self.check_mode:
+            if need_define:
+                flags = getattr(libvirt, "VIR_DOMAIN_DEFINE_VALIDATE", 1)
+                dom = self._call("define", self.conn.defineXMLFlags, wanted_text, flags,
+                                 changed_paths=[line.split(":", 1)[0] for line in diffs])
+            if need_stop or restart:
+                self._call("stop", dom.destroy)
+            if need_start or restart:
+                self._call("start", dom.create)
+            active = bool(dom.isActive())
+
+        if self.check_mode or dom is None:
+            xml = wanted_text if need_define else before
+            uuid = dom.UUIDString() if dom is not None else None
+            if need_start or restart:
+                active = True
+            if need_stop:
+                active = False
+        else:
+            xml = self._call("read", dom.XMLDesc, libvirt.VIR_DOMAIN_XML_INACTIVE)
+            uuid = dom.UUIDString()
+
+        result = {
+            "changed": changed,
+            "xml": xml,
+            "uuid": uuid,
+            "pending_restart": bool(restart_due and not restart),
+            "differences": diffs if need_define else ["live domain: %s" % d for d in live_diffs],
+            "state": "running" if active else "shut off",
+            "diff": {"before": before or "", "after": xml or ""},
+        }
+        if active and dom is not None and not (self.check_mode and (need_start or restart)):
+            result["vcpu_threads"] = self._vcpu_threads()
+        return self._finish(result)
+
+    def _vcpu_threads(self):
+        if not self.local:
+            return []
+        pid = self.reader.read_int("/run/libvirt/qemu/%s.pid" % self.name, optional=True)
+        if pid is None:
+            return []
+        return read_vcpu_threads(self.reader, pid)
+
+    def _finish(self, result):
+        if not self.want_diff:
+            result.pop("diff", None)
+        return result

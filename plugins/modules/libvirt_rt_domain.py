@@ -1,0 +1,625 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: realtime.virt contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r"""
+module: libvirt_rt_domain
+short_description: Declarative, idempotent real-time libvirt domains
+version_added: 0.1.0
+description:
+  - Defines, starts, stops and removes a libvirt domain tuned for real-time
+    work (pinned vCPUs, an isolated emulator thread, FIFO/RR vCPU
+    scheduling, hugepage backing, locked memory, no PMU, NUMA placement,
+    virtio-rng, PCI passthrough).
+  - The domain XML is rendered from the options, or the managed elements are
+    merged into O(base_xml). It is compared with libvirt's current
+    B(inactive) definition element by element, only for the elements this
+    module manages; values libvirt fills in by default are not differences.
+    The domain is defined only on a real difference, with libvirt's
+    validation flag, keeping its UUID and MAC addresses.
+  - Check mode changes nothing and predicts C(changed) exactly; diff mode
+    returns the XML before and after.
+  - Options are checked against the host (online CPUs, hugepage sizes, NUMA
+    nodes, RNG devices) before anything is touched when O(uri) is local.
+author:
+  - realtime.virt contributors (!UNKNOWN)
+requirements:
+  - libvirt-python
+  - lxml
+extends_documentation_fragment:
+  - realtime.virt.attributes
+notes:
+  - Real-time domains lock their memory by default (O(memory.locked)). libvirt
+    then raises the memory lock limit of the qemu process, which needs
+    C(CAP_SYS_RESOURCE) or a high C(LimitMEMLOCK) for the libvirt daemon; on
+    hosts without it, start fails and the module says so. Set
+    O(memory.locked=false) there.
+  - O(state=stopped), O(state=absent) and O(restart=true) power the domain
+    off at once (libvirt's destroy), they do not wait for a guest shutdown.
+  - See the collection's C(docs/libvirt_rt_domain.md) for the KubeVirt mapping
+    and the sources of the RNG profiles.
+options:
+  name:
+    description: Name of the domain.
+    type: str
+    required: true
+  uri:
+    description: libvirt connection URI. Host checks and RV(vcpu_threads) only work on a local URI.
+    type: str
+    default: qemu:///system
+  state:
+    description:
+      - V(present) defines the domain (a running domain keeps running).
+      - V(running) defines and starts it.
+      - V(stopped) defines it and powers it off if it runs.
+      - V(absent) powers it off if it runs and undefines it.
+    type: str
+    choices: [present, running, stopped, absent]
+    default: present
+  domain_type:
+    description: Hypervisor type. Use V(qemu) (TCG) on hosts without usable KVM.
+    type: str
+    choices: [kvm, qemu]
+    default: kvm
+  machine:
+    description:
+      - Machine type, for example V(q35) or V(pc). Unset lets libvirt choose.
+      - V(q35) and V(pc) match the versioned names libvirt stores (C(pc-q35-7.2)).
+    type: str
+  memory_mib:
+    description: Guest memory in MiB. Required unless O(base_xml) has a C(<memory>).
+    type: int
+  vcpus:
+    description: Number of vCPUs. Required unless O(base_xml) has a C(<vcpu>).
+    type: int
+  cpu:
+    description: CPU model, placement and guest NUMA.
+    type: dict
+    suboptions:
+      mode:
+        description: CPU mode. V(maximum) is the TCG-friendly choice; V(custom) needs O(cpu.model).
+        type: str
+        choices: [host-passthrough, host-model, maximum, custom]
+        default: host-passthrough
+      model:
+        description: CPU model name for O(cpu.mode=custom).
+        type: str
+      features:
+        description: CPU features, for example C(tsc-deadline) with policy C(require).
+        type: list
+        elements: dict
+        default: []
+        suboptions:
+          name:
+            description: Feature name as libvirt knows it.
+            type: str
+            required: true
+          policy:
+            description: libvirt feature policy.
+            type: str
+            choices: [force, require, optional, disable, forbid]
+            default: require
+      topology:
+        description: Guest CPU topology; sockets x cores x threads must equal O(vcpus).
+        type: dict
+        suboptions:
+          sockets:
+            description: Sockets.
+            type: int
+            default: 1
+          cores:
+            description: Cores per socket.
+            type: int
+            default: 1
+          threads:
+            description: Threads per core.
+            type: int
+            default: 1
+      pinning:
+        description:
+          - Host CPUs each vCPU may run on (C(<vcpupin>)). A dedicated CPU per
+            vCPU is what real-time needs (KubeVirt's C(dedicatedCpuPlacement)).
+          - Every host CPU must be online.
+        type: list
+        elements: dict
+        default: []
+        suboptions:
+          vcpu:
+            description: vCPU id, from 0 to O(vcpus) - 1.
+            type: int
+            required: true
+          cpuset:
+            description: Host CPU set, for example C(2) or C(2-3,6).
+            type: str
+            required: true
+      emulator_cpuset:
+        description: Host CPUs for the emulator threads (C(<emulatorpin>)), KubeVirt's C(isolateEmulatorThread).
+        type: str
+      numa:
+        description: Guest NUMA topology.
+        type: dict
+        suboptions:
+          passthrough:
+            description:
+              - One guest NUMA cell per host NUMA node the pinned vCPUs run on,
+                with the cell's memory bound strictly to that node
+                (KubeVirt's C(guestMappingPassthrough)). Needs every vCPU pinned.
+            type: bool
+            default: false
+          cells:
+            description: Explicit guest NUMA cells; their memory must add up to O(memory_mib).
+            type: list
+            elements: dict
+            suboptions:
+              cpus:
+                description: vCPUs of the cell, for example C(0-1).
+                type: str
+                required: true
+              memory_mib:
+                description: Memory of the cell in MiB.
+                type: int
+                required: true
+  realtime:
+    description:
+      - Real-time tuning. Giving O(realtime) (even as C({})) enables it unless
+        O(realtime.enabled=false).
+      - Enabled means C(<vcpusched>) over the vCPUs of O(realtime.mask),
+        C(<pmu state="off"/>), C(<nosharepages/>) when hugepages back the memory,
+        C(<locked/>) memory unless O(memory.locked=false) and no memory balloon.
+      - Every vCPU in the mask must be pinned in O(cpu.pinning).
+    type: dict
+    suboptions:
+      enabled:
+        description: Whether the real-time tuning is applied.
+        type: bool
+        default: true
+      mask:
+        description:
+          - vCPUs that get the real-time scheduler, in libvirt/KubeVirt syntax
+            (C(0-3,^1)). Tokens are C(N), C(N-M) and C(^N); C(^N) removes N.
+            Empty means all vCPUs; a mask of only exclusions removes them from all vCPUs.
+        type: str
+        default: ""
+      scheduler:
+        description: Real-time policy of the vCPU threads.
+        type: str
+        choices: [fifo, rr]
+        default: fifo
+      priority:
+        description: Real-time priority, 1 to 99.
+        type: int
+        default: 1
+  memory:
+    description: Memory backing and placement.
+    type: dict
+    suboptions:
+      hugepages:
+        description: Back guest memory with hugepages.
+        type: dict
+        suboptions:
+          page_size:
+            description: Page size, V(2M) or V(1G) (C(Mi), C(Gi) and C(k) suffixes are read too). The host must offer it.
+            type: str
+            default: 2M
+          nodeset:
+            description: Guest NUMA cells the page size applies to (all when unset).
+            type: str
+      locked:
+        description:
+          - Lock guest memory in host RAM (C(<locked/>)). Default is true when
+            real-time is enabled, false otherwise.
+          - Needs the memory lock limit raised for qemu; see the notes.
+        type: bool
+      numatune:
+        description: Host NUMA policy for all guest memory.
+        type: dict
+        suboptions:
+          mode:
+            description: NUMA policy.
+            type: str
+            choices: [strict, preferred, interleave, restrictive]
+            default: strict
+          nodeset:
+            description: Host NUMA nodes, for example C(0).
+            type: str
+            required: true
+  rng:
+    description:
+      - A virtio-rng device. Unset means no device.
+      - Explicit O(rng.backend), O(rng.rate) and O(rng.model) override the profile.
+    type: dict
+    suboptions:
+      profile:
+        description:
+          - V(ovirt) or V(openstack) (the values those projects ship, see the
+            collection docs) or a name from O(rng_profiles).
+        type: str
+        default: ovirt
+      backend:
+        description:
+          - Host entropy source. Default C(/dev/random) where the host has it,
+            else C(/dev/urandom). C(/dev/hwrng) uses a hardware RNG.
+        type: str
+      rate:
+        description: Rate limit, O(rng.rate.bytes) per O(rng.rate.period) milliseconds.
+        type: dict
+        suboptions:
+          period:
+            description: Period in milliseconds (libvirt's default is 1000).
+            type: int
+          bytes:
+            description: Bytes the guest may read per period.
+            type: int
+            required: true
+      model:
+        description: Device model.
+        type: str
+        choices: [virtio, virtio-transitional, virtio-non-transitional]
+  rng_profiles:
+    description:
+      - Extra RNG profiles, name to a mapping of C(backend), C(rate)
+        (C({period, bytes})) and C(model). They win over the built-in ones.
+    type: dict
+    default: {}
+  hostdevs:
+    description:
+      - PCI devices passed through by address (C(0000:6b:00.1)), as
+        C(<hostdev mode="subsystem" type="pci" managed="yes">). Addresses,
+        unlike IOMMU group numbers, stay the same across reboots.
+    type: list
+    elements: str
+    default: []
+  boot:
+    description: Direct kernel boot.
+    type: dict
+    suboptions:
+      kernel:
+        description: Path of the kernel image on the host.
+        type: path
+        required: true
+      initrd:
+        description: Path of the initramfs on the host.
+        type: path
+      cmdline:
+        description: Kernel command line.
+        type: str
+  disks:
+    description: File-backed disks, in order.
+    type: list
+    elements: dict
+    default: []
+    suboptions:
+      path:
+        description: Image path on the host.
+        type: path
+        required: true
+      bus:
+        description: Disk bus.
+        type: str
+        choices: [virtio, scsi, sata, usb, ide]
+        default: virtio
+      format:
+        description: Image format (C(raw), C(qcow2)).
+        type: str
+        default: raw
+      target:
+        description: Target device name; default C(vda), C(vdb)... by bus.
+        type: str
+      device:
+        description: Disk or CD-ROM.
+        type: str
+        choices: [disk, cdrom]
+        default: disk
+  interfaces:
+    description: Network interfaces, in order. An interface without O(interfaces[].mac) keeps the MAC libvirt gave it.
+    type: list
+    elements: dict
+    default: []
+    suboptions:
+      network:
+        description: libvirt network name (exclusive with O(interfaces[].bridge)).
+        type: str
+      bridge:
+        description: Host bridge name.
+        type: str
+      model:
+        description: NIC model.
+        type: str
+        default: virtio
+      mac:
+        description: MAC address.
+        type: str
+  serial_log:
+    description: Write the guest's first serial port to this host file.
+    type: path
+  base_xml:
+    description:
+      - Existing domain XML. Only the managed elements (C(vcpu), C(memory),
+        C(cputune), C(memoryBacking), C(numatune), C(cpu), C(pmu), C(rng),
+        the module's C(hostdev), and boot, disks, interfaces, serial when
+        given) are merged into it; everything else is kept.
+    type: str
+  restart:
+    description:
+      - When a running domain's definition changes, V(false) only redefines it
+        and returns RV(pending_restart=true); V(true) restarts it (power off, start).
+    type: bool
+    default: false
+"""
+
+EXAMPLES = r"""
+- name: The KubeVirt real-time example VM (2 vCPUs, realtime {}, 1Gi hugepages, dedicated CPUs, isolated emulator)
+  realtime.virt.libvirt_rt_domain:
+    name: vm-realtime
+    state: running
+    memory_mib: 3072
+    vcpus: 2
+    cpu:
+      mode: host-passthrough
+      topology: {sockets: 1, cores: 2, threads: 1}
+      features:
+        - name: tsc-deadline
+          policy: require
+      pinning:
+        - {vcpu: 0, cpuset: "2"}
+        - {vcpu: 1, cpuset: "3"}
+      emulator_cpuset: "1"
+      numa:
+        passthrough: true
+    realtime: {}
+    memory:
+      hugepages:
+        page_size: 1G
+    disks:
+      - path: /var/lib/libvirt/images/centos8-realtime.qcow2
+        format: qcow2
+
+- name: Real-time only on vCPU 0 (mask 0-1,^1), RR priority 10, on a host without KVM or CAP_SYS_RESOURCE
+  realtime.virt.libvirt_rt_domain:
+    name: rt-tcg
+    state: running
+    domain_type: qemu
+    memory_mib: 256
+    vcpus: 2
+    cpu:
+      mode: maximum
+      pinning:
+        - {vcpu: 0, cpuset: "1"}
+        - {vcpu: 1, cpuset: "0"}
+      emulator_cpuset: "0"
+    realtime:
+      mask: "0-1,^1"
+      scheduler: rr
+      priority: 10
+    memory:
+      locked: false
+      hugepages: {page_size: 2M}
+    boot:
+      kernel: /var/cache/guest/vmlinuz
+      initrd: /var/cache/guest/initrd.img
+      cmdline: console=ttyS0
+    serial_log: /var/log/libvirt/qemu/rt-tcg-serial.log
+
+- name: A virtio-rng from the OpenStack profile with an explicit rate
+  realtime.virt.libvirt_rt_domain:
+    name: vm1
+    memory_mib: 1024
+    vcpus: 1
+    rng:
+      profile: openstack
+      rate: {period: 2000, bytes: 1234}
+
+- name: A custom RNG profile on the hardware RNG
+  realtime.virt.libvirt_rt_domain:
+    name: vm1
+    memory_mib: 1024
+    vcpus: 1
+    rng_profiles:
+      lab: {backend: /dev/hwrng, rate: {period: 1000, bytes: 4096}}
+    rng:
+      profile: lab
+
+- name: Pass a QAT VF through and merge the tuning into an existing definition
+  realtime.virt.libvirt_rt_domain:
+    name: crypto-vm
+    base_xml: "{{ lookup('ansible.builtin.file', 'crypto-vm.xml') }}"
+    hostdevs:
+      - "0000:6b:00.1"
+    cpu:
+      pinning:
+        - {vcpu: 0, cpuset: "4"}
+        - {vcpu: 1, cpuset: "5"}
+    realtime: {}
+    memory:
+      numatune: {mode: strict, nodeset: "0"}
+
+- name: Apply a new definition to a running domain and restart it now
+  realtime.virt.libvirt_rt_domain:
+    name: vm-realtime
+    state: running
+    memory_mib: 3072
+    vcpus: 2
+    restart: true
+
+- name: Remove a domain (powered off first when it runs)
+  realtime.virt.libvirt_rt_domain:
+    name: vm-realtime
+    state: absent
+"""
+
+RETURN = r"""
+changed:
+  description: Whether the definition or the run state changed (or would, in check mode).
+  returned: always
+  type: bool
+xml:
+  description:
+    - The domain's inactive XML as libvirt now stores it; in check mode, when
+      a definition would change, the XML that would be defined. Empty after removal.
+  returned: always
+  type: str
+uuid:
+  description: The domain's UUID (kept across redefinitions). Null when the domain does not exist.
+  returned: always
+  type: str
+  sample: 5e3f0e3c-63b0-4e43-a4a1-3d7b3c1e9a11
+pending_restart:
+  description: The domain runs with an older definition than the one now defined; restart it (or use O(restart=true)).
+  returned: always
+  type: bool
+state:
+  description: Run state of the domain after the task, C(running) or C(shut off).
+  returned: when O(state) is not V(absent)
+  type: str
+  sample: running
+differences:
+  description:
+    - Why the definition changed (or would), one line per managed element or attribute
+      that differed from libvirt's inactive XML. When nothing had to be
+      defined but the running domain lags behind, the live differences.
+  returned: always
+  type: list
+  elements: str
+  sample: ["domain/cputune/vcpusched: attribute priority is '1', wanted '2'"]
+diff:
+  description: Inactive XML before and after.
+  returned: when diff mode is on
+  type: dict
+  contains:
+    before:
+      description: XML before the task (empty when the domain did not exist).
+      type: str
+    after:
+      description: XML after the task (empty when removed).
+      type: str
+vcpu_threads:
+  description:
+    - For a running domain on a local URI, the vCPU threads of its qemu
+      process as the kernel reports them in /proc, so the caller can see the
+      tuning took effect.
+  returned: when the domain runs and the URI is local
+  type: list
+  elements: dict
+  contains:
+    vcpu:
+      description: vCPU id.
+      type: int
+    tid:
+      description: Thread id.
+      type: int
+    policy:
+      description: Scheduling policy (C(SCHED_FIFO), C(SCHED_RR), C(SCHED_OTHER)...).
+      type: str
+    priority:
+      description: Real-time priority (0 for SCHED_OTHER).
+      type: int
+    affinity:
+      description: CPUs the thread may run on (C(Cpus_allowed_list)).
+      type: str
+  sample: [{vcpu: 0, tid: 4242, policy: SCHED_FIFO, priority: 1, affinity: "1"}]
+"""
+
+import traceback
+
+from ansible.module_utils.basic import AnsibleModule, missing_required_lib
+
+LIB_IMPORT_ERROR = None
+try:
+    import libvirt  # noqa: F401  pylint: disable=unused-import
+    from lxml import etree  # noqa: F401  pylint: disable=unused-import
+except ImportError:
+    LIB_IMPORT_ERROR = traceback.format_exc()
+
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt._errors import DomainError
+
+
+def argument_spec():
+    cell = dict(cpus=dict(type="str", required=True), memory_mib=dict(type="int", required=True))
+    cpu = dict(
+        mode=dict(type="str", default="host-passthrough", choices=["host-passthrough", "host-model", "maximum", "custom"]),
+        model=dict(type="str"),
+        features=dict(type="list", elements="dict", default=[], options=dict(
+            name=dict(type="str", required=True),
+            policy=dict(type="str", default="require", choices=["force", "require", "optional", "disable", "forbid"]),
+        )),
+        topology=dict(type="dict", options=dict(
+            sockets=dict(type="int", default=1), cores=dict(type="int", default=1), threads=dict(type="int", default=1))),
+        pinning=dict(type="list", elements="dict", default=[], options=dict(
+            vcpu=dict(type="int", required=True), cpuset=dict(type="str", required=True))),
+        emulator_cpuset=dict(type="str"),
+        numa=dict(type="dict", options=dict(
+            passthrough=dict(type="bool", default=False),
+            cells=dict(type="list", elements="dict", options=cell))),
+    )
+    return dict(
+        name=dict(type="str", required=True),
+        uri=dict(type="str", default="qemu:///system"),
+        state=dict(type="str", default="present", choices=["present", "running", "stopped", "absent"]),
+        domain_type=dict(type="str", default="kvm", choices=["kvm", "qemu"]),
+        machine=dict(type="str"),
+        memory_mib=dict(type="int"),
+        vcpus=dict(type="int"),
+        cpu=dict(type="dict", options=cpu),
+        realtime=dict(type="dict", options=dict(
+            enabled=dict(type="bool", default=True),
+            mask=dict(type="str", default=""),
+            scheduler=dict(type="str", default="fifo", choices=["fifo", "rr"]),
+            priority=dict(type="int", default=1),
+        )),
+        memory=dict(type="dict", options=dict(
+            hugepages=dict(type="dict", options=dict(page_size=dict(type="str", default="2M"), nodeset=dict(type="str"))),
+            locked=dict(type="bool"),
+            numatune=dict(type="dict", options=dict(
+                mode=dict(type="str", default="strict", choices=["strict", "preferred", "interleave", "restrictive"]),
+                nodeset=dict(type="str", required=True))),
+        )),
+        rng=dict(type="dict", options=dict(
+            profile=dict(type="str", default="ovirt"),
+            backend=dict(type="str"),
+            rate=dict(type="dict", options=dict(period=dict(type="int"), bytes=dict(type="int", required=True))),
+            model=dict(type="str", choices=["virtio", "virtio-transitional", "virtio-non-transitional"]),
+        )),
+        rng_profiles=dict(type="dict", default={}),
+        hostdevs=dict(type="list", elements="str", default=[]),
+        boot=dict(type="dict", options=dict(
+            kernel=dict(type="path", required=True), initrd=dict(type="path"), cmdline=dict(type="str"))),
+        disks=dict(type="list", elements="dict", default=[], options=dict(
+            path=dict(type="path", required=True),
+            bus=dict(type="str", default="virtio", choices=["virtio", "scsi", "sata", "usb", "ide"]),
+            format=dict(type="str", default="raw"),
+            target=dict(type="str"),
+            device=dict(type="str", default="disk", choices=["disk", "cdrom"]),
+        )),
+        interfaces=dict(type="list", elements="dict", default=[], options=dict(
+            network=dict(type="str"), bridge=dict(type="str"), model=dict(type="str", default="virtio"),
+            mac=dict(type="str"))),
+        serial_log=dict(type="path"),
+        base_xml=dict(type="str"),
+        restart=dict(type="bool", default=False),
+    )
+
+
+def main():
+    module = AnsibleModule(argument_spec=argument_spec(), supports_check_mode=True)
+    if LIB_IMPORT_ERROR is not None:
+        module.fail_json(msg=missing_required_lib("libvirt-python and lxml"), exception=LIB_IMPORT_ERROR)
+
+    from ansible_collections.realtime.virt.plugins.module_utils._libvirt._domain import DomainManager
+
+    manager = DomainManager(module.params, check_mode=module.check_mode, diff=module._diff)
+    try:
+        result = manager.run()
+    except DomainError as error:
+        module.fail_json(msg="domain %s: %s" % (module.params["name"], error), name=module.params["name"],
+                         element=getattr(error, "element", None), option=getattr(error, "option", None))
+    module.exit_json(**result)
+
+
+if __name__ == "__main__":
+    main()

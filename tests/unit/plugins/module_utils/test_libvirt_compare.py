@@ -1,0 +1,230 @@
+# -*- coding: utf-8 -*-
+# Copyright: realtime.virt contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Comparison of the wanted domain with libvirt-normalised XML.
+
+LIBVIRT_XML is what libvirt 9.0 (Debian 12) stored for the domain that
+OPTIONS describe (``virsh dumpxml --inactive``): it adds a UUID, arch and
+versioned machine type, placement, check, clock, on_* actions,
+controllers, inputs, audio, a console mirroring the serial port and PCI
+addresses.  None of that is a difference.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import copy
+
+import pytest
+
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt._compare import differences
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt._render import device_kinds, fill_identity, parse_xml, render
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt._spec import build_plan
+
+HOST = {"online": [0, 1], "hugepage_sizes_kib": [2048, 1048576], "numa_nodes": {0: [0, 1]}, "devices": {"/dev/random", "/dev/urandom"}}
+
+OPTIONS = {
+    "name": "rtsmoke", "domain_type": "qemu", "memory_mib": 128, "vcpus": 2,
+    "cpu": {"mode": "maximum", "pinning": [{"vcpu": 0, "cpuset": "1"}, {"vcpu": 1, "cpuset": "0"}],
+            "emulator_cpuset": "0", "numa": {"passthrough": True}},
+    "realtime": {"mask": "0-1,^1"},
+    "memory": {"locked": False, "hugepages": {"page_size": "2M"}},
+    "rng": {"rate": {"bytes": 1024, "period": 1000}},
+    "serial_log": "/tmp/rtsmoke.log",
+}
+
+LIBVIRT_XML = """<domain type='qemu'>
+  <name>rtsmoke</name>
+  <uuid>fa82259b-b9ba-4210-a652-313ace4b4f11</uuid>
+  <memory unit='KiB'>131072</memory>
+  <currentMemory unit='KiB'>131072</currentMemory>
+  <memoryBacking>
+    <hugepages>
+      <page size='2048' unit='KiB'/>
+    </hugepages>
+    <nosharepages/>
+  </memoryBacking>
+  <vcpu placement='static'>2</vcpu>
+  <cputune>
+    <vcpupin vcpu='0' cpuset='1'/>
+    <vcpupin vcpu='1' cpuset='0'/>
+    <emulatorpin cpuset='0'/>
+    <vcpusched vcpus='0' scheduler='fifo' priority='1'/>
+  </cputune>
+  <numatune>
+    <memnode cellid='0' mode='strict' nodeset='0'/>
+  </numatune>
+  <os>
+    <type arch='x86_64' machine='pc-i440fx-7.2'>hvm</type>
+    <boot dev='hd'/>
+  </os>
+  <features>
+    <acpi/>
+    <apic/>
+    <pmu state='off'/>
+  </features>
+  <cpu mode='maximum' check='none'>
+    <numa>
+      <cell id='0' cpus='0-1' memory='131072' unit='KiB'/>
+    </numa>
+  </cpu>
+  <clock offset='utc'/>
+  <on_poweroff>destroy</on_poweroff>
+  <on_reboot>restart</on_reboot>
+  <on_crash>destroy</on_crash>
+  <devices>
+    <emulator>/usr/bin/qemu-system-x86_64</emulator>
+    <controller type='usb' index='0' model='piix3-uhci'>
+      <address type='pci' domain='0x0000' bus='0x00' slot='0x01' function='0x2'/>
+    </controller>
+    <controller type='pci' index='0' model='pci-root'/>
+    <serial type='file'>
+      <source path='/tmp/rtsmoke.log'/>
+      <target type='isa-serial' port='0'>
+        <model name='isa-serial'/>
+      </target>
+    </serial>
+    <console type='file'>
+      <source path='/tmp/rtsmoke.log'/>
+      <target type='serial' port='0'/>
+    </console>
+    <input type='mouse' bus='ps2'/>
+    <input type='keyboard' bus='ps2'/>
+    <audio id='1' type='none'/>
+    <memballoon model='none'/>
+    <rng model='virtio'>
+      <rate bytes='1024' period='1000'/>
+      <backend model='random'>/dev/random</backend>
+      <address type='pci' domain='0x0000' bus='0x00' slot='0x02' function='0x0'/>
+    </rng>
+  </devices>
+</domain>
+"""
+
+
+def diffs(options=None, current_xml=LIBVIRT_XML, edit=None):
+    opts = copy.deepcopy(OPTIONS)
+    for key, value in (options or {}).items():
+        opts[key] = value
+    plan = build_plan(opts, HOST)
+    wanted = render(plan)
+    current = parse_xml(current_xml)
+    if edit:
+        edit(current)
+    fill_identity(wanted, current)
+    return differences(wanted, current, device_kinds(plan, False))
+
+
+def test_libvirt_defaults_are_not_differences():
+    assert diffs() == []
+
+
+def test_missing_domain_is_a_difference():
+    plan = build_plan(OPTIONS, HOST)
+    assert differences(render(plan), None) == ["domain: does not exist"]
+
+
+def _set(path, name, value):
+    def edit(root):
+        root.find(path).set(name, value)
+    return edit
+
+
+def _remove(path):
+    def edit(root):
+        node = root.find(path)
+        node.getparent().remove(node)
+    return edit
+
+
+def _add(path, xml):
+    def edit(root):
+        from lxml import etree
+        root.find(path).append(etree.fromstring(xml))
+    return edit
+
+
+@pytest.mark.parametrize("options, edit, fragment", [
+    ({"realtime": {"mask": "", "priority": 1}}, None, "domain/cputune/vcpusched: attribute vcpus is '0', wanted '0-1'"),
+    ({"realtime": {"mask": "0", "priority": 2}}, None, "attribute priority is '1', wanted '2'"),
+    ({"realtime": {"mask": "0", "scheduler": "rr"}}, None, "attribute scheduler is 'fifo', wanted 'rr'"),
+    ({"realtime": {"enabled": False}}, None, "domain/cputune/vcpusched: not wanted"),
+    ({"memory_mib": 256}, None, "domain/memory: value is '131072', wanted '262144'"),
+    ({"vcpus": 2, "cpu": {"mode": "maximum", "pinning": [{"vcpu": 0, "cpuset": "0"}, {"vcpu": 1, "cpuset": "0"}],
+                          "emulator_cpuset": "0"}}, None, "domain/numatune: not wanted"),
+    ({"rng": None}, None, "domain/devices/rng: not wanted"),
+    ({"rng": {"rate": {"bytes": 2048, "period": 1000}}}, None, "attribute bytes is '1024', wanted '2048'"),
+    ({"rng": {}}, None, "domain/devices/rng/rate: not wanted"),
+    ({"serial_log": None}, None, "domain/devices/serial: not wanted"),
+    ({"memory": {"locked": True, "hugepages": {"page_size": "2M"}}}, None, "domain/memoryBacking/locked: missing"),
+    ({"memory": {"locked": False}}, None, "domain/memoryBacking: not wanted"),
+    ({"memory": {"locked": False, "hugepages": {"page_size": "2M", "nodeset": "0"}}}, None, "attribute nodeset is None, wanted '0'"),
+    ({"hostdevs": ["0000:6b:00.1"]}, None, "domain/devices/hostdev: missing"),
+    ({"cpu": {"mode": "host-passthrough", "pinning": [{"vcpu": 0, "cpuset": "1"}, {"vcpu": 1, "cpuset": "0"}],
+              "emulator_cpuset": "0", "numa": {"passthrough": True}}}, None, "attribute mode is 'maximum', wanted 'host-passthrough'"),
+    ({"cpu": {"mode": "maximum", "features": [{"name": "tsc-deadline", "policy": "require"}],
+              "pinning": [{"vcpu": 0, "cpuset": "1"}, {"vcpu": 1, "cpuset": "0"}], "emulator_cpuset": "0",
+              "numa": {"passthrough": True}}}, None, "domain/cpu/feature: missing"),
+    ({}, _add("cputune", "<vcpupin vcpu='5' cpuset='1'/>"), "domain/cputune/vcpupin: not wanted"),
+    ({}, _add("devices", "<hostdev mode='subsystem' type='pci'><source><address bus='0x01'/></source></hostdev>"),
+     "domain/devices/hostdev: not wanted"),
+    ({}, _remove("features/pmu"), "domain/features/pmu: missing"),
+    ({}, _set("cputune/emulatorpin", "cpuset", "1"), "attribute cpuset is '1', wanted '0'"),
+    ({"machine": "q35"}, None, "attribute machine is 'pc-i440fx-7.2', wanted 'q35'"),
+])
+def test_real_differences_are_found(options, edit, fragment):
+    found = diffs(options, edit=edit)
+    assert any(fragment in line for line in found), found
+
+
+def _set_many(*changes):
+    def edit(root):
+        for path, name, value in changes:
+            root.find(path).set(name, value)
+    return edit
+
+
+@pytest.mark.parametrize("edit", [
+    _set("cputune/vcpusched", "vcpus", "0-0"),               # same set, other spelling
+    _set("cputune/vcpupin", "cpuset", "1-1"),
+    _set_many(("cpu/numa/cell", "unit", "MiB"), ("cpu/numa/cell", "memory", "128")),
+    _set_many(("memoryBacking/hugepages/page", "unit", "MiB"), ("memoryBacking/hugepages/page", "size", "2")),
+    _set("cpu", "migratable", "on"),                          # attributes libvirt adds
+    _set("devices/rng", "extra", "x"),
+    _add("devices", "<input type='tablet'/>"),                # devices the module does not own
+    _add("devices/rng", "<alias name='rng0'/>"),
+])
+def test_normalised_values_are_not_differences(edit):
+    assert diffs(edit=edit) == []
+
+
+def test_memory_units_are_folded():
+    xml = LIBVIRT_XML.replace("<memory unit='KiB'>131072</memory>", "<memory unit='MiB'>128</memory>")
+    assert diffs(current_xml=xml) == []
+    xml = LIBVIRT_XML.replace("<memory unit='KiB'>131072</memory>", "<memory unit='bytes'>134217728</memory>")
+    assert diffs(current_xml=xml) == []
+
+
+def test_pci_address_and_mac_spellings():
+    opts = {"hostdevs": ["0000:6b:00.1"], "interfaces": [{"network": "default", "mac": "52:54:00:AA:BB:CC"}]}
+    xml = LIBVIRT_XML.replace("<audio id='1' type='none'/>", """<audio id='1' type='none'/>
+      <hostdev mode='subsystem' type='pci' managed='yes'><driver name='vfio'/>
+        <source><address domain='0x0' bus='0x6B' slot='0x0' function='0x1'/></source>
+        <address type='pci' domain='0x0000' bus='0x00' slot='0x05' function='0x0'/></hostdev>
+      <interface type='network'><mac address='52:54:00:aa:bb:cc'/><source network='default'/>
+        <model type='virtio'/><address type='pci' domain='0x0000' bus='0x00' slot='0x03' function='0x0'/></interface>""")
+    assert diffs(opts, current_xml=xml) == []
+
+
+def test_machine_alias_matches_versioned_name():
+    xml = LIBVIRT_XML.replace("machine='pc-i440fx-7.2'", "machine='pc-q35-7.2'")
+    assert diffs({"machine": "q35"}, current_xml=xml) == []
+    assert diffs({"machine": "pc"}) == []
+
+
+def test_kept_mac_is_not_a_difference():
+    xml = LIBVIRT_XML.replace("<audio id='1' type='none'/>", """<audio id='1' type='none'/>
+      <interface type='network'><mac address='52:54:00:12:34:56'/><source network='default'/><model type='virtio'/></interface>""")
+    assert diffs({"interfaces": [{"network": "default"}]}, current_xml=xml) == []
