@@ -1,0 +1,29 @@
+# -*- coding: utf-8 -*-
+# Copyright: realtime.virt contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Filters of the hugepages role."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible.errors import AnsibleFilterError
+
+from ansible_collections.realtime.virt.plugins.module_utils._plan.errors import PlanError
+from ansible_collections.realtime.virt.plugins.module_utils._plan.hugepages import hugepage_plan
+
+
+def hugepages_plan(rt_node, pages, default_size=None):
+    """``ansible_facts.rt_node`` + requested pages -> validated plan per node and size."""
+    try:
+        return hugepage_plan(rt_node, pages, default_size=default_size)
+    except PlanError as error:
+        raise AnsibleFilterError("hugepages_plan: %s" % error)
+
+
+class FilterModule(object):
+    """Hugepage planning filters."""
+
+    def filters(self):
+        return {"hugepages_plan": hugepages_plan}

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Run `molecule test` for every scenario in extensions/molecule/ (or only
+# those named as arguments) against localhost, with this collection on
+# ANSIBLE_COLLECTIONS_PATH. Prints one line per scenario and ends with
+# "molecule: N passed, M failed"; exits non-zero on a failure or when no
+# scenario ran.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 2
+export PATH="$top/.venv/bin:$PATH"
+export ANSIBLE_COLLECTIONS_PATH="$top/.cache/collections"
+export ANSIBLE_CONFIG="$top/ansible.cfg"
+
+if [ "$#" -gt 0 ]; then
+    scenarios=("$@")
+else
+    scenarios=()
+    for file in extensions/molecule/*/molecule.yml; do
+        [ -f "$file" ] || continue
+        scenarios+=("$(basename "$(dirname "$file")")")
+    done
+fi
+
+passed=0
+failed=0
+failed_names=()
+logdir="$top/tests/output/molecule"
+mkdir -p "$logdir"
+for scenario in "${scenarios[@]}"; do
+    if [ ! -f "extensions/molecule/$scenario/molecule.yml" ]; then
+        echo "molecule: $scenario: no extensions/molecule/$scenario/molecule.yml" >&2
+        failed=$((failed + 1))
+        failed_names+=("$scenario")
+        continue
+    fi
+    echo "molecule: $scenario: running (log: $logdir/$scenario.log)"
+    start=$(date +%s)
+    if molecule test -s "$scenario" >"$logdir/$scenario.log" 2>&1; then
+        passed=$((passed + 1))
+        echo "molecule: $scenario: passed in $(( $(date +%s) - start ))s"
+    else
+        failed=$((failed + 1))
+        failed_names+=("$scenario")
+        echo "molecule: $scenario: FAILED in $(( $(date +%s) - start ))s; last lines of the log:"
+        tail -n 40 "$logdir/$scenario.log" | sed 's/^/    /'
+    fi
+done
+
+echo "molecule: $passed passed, $failed failed"
+if [ "$failed" -gt 0 ]; then
+    echo "molecule: failed scenarios: ${failed_names[*]}" >&2
+    exit 1
+fi
+if [ "$passed" -eq 0 ]; then
+    echo "molecule: no scenario ran" >&2
+    exit 1
+fi
+exit 0

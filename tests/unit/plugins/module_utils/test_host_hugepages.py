@@ -1,0 +1,93 @@
+# -*- coding: utf-8 -*-
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""HugepageAllocator on a fixture tree: writes, retries, shortfall report."""
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures"))
+
+import rt_node_trees  # noqa: E402  pylint: disable=wrong-import-position
+
+from ansible_collections.realtime.virt.plugins.module_utils._host.hugepages import (  # noqa: E402
+    HugepageAllocator,
+    shortfall_message,
+)
+from ansible_collections.realtime.virt.plugins.module_utils._plan.errors import PlanError  # noqa: E402
+
+NODE1_2M = "sys/devices/system/node/node1/hugepages/hugepages-2048kB/nr_hugepages"
+
+
+class StingyAllocator(HugepageAllocator):
+    """Acts like a kernel that gives at most ``limit`` pages, a few more after each compaction."""
+
+    def __init__(self, root, limit, **kwargs):
+        super(StingyAllocator, self).__init__(root, **kwargs)
+        self.limit = limit
+        self.compactions = 0
+        self.sleeps = []
+        self.sleep = self.sleeps.append
+
+    def _write(self, path, value):
+        super(StingyAllocator, self)._write(path, min(value, self.limit + 10 * self.compactions))
+
+    def _compact(self):
+        self.compactions += 1
+
+
+def read(root, path):
+    with open(os.path.join(root, path)) as handle:
+        return int(handle.read())
+
+
+def test_writes_only_changed_pools(tmp_path):
+    root = rt_node_trees.build_shape(str(tmp_path), "two_socket_smt")
+    allocator = HugepageAllocator(root, delay=0)
+    plan = allocator.plan([{"size": "2M", "count": 512, "node": 0}, {"size": "2M", "count": 300, "node": 1}])
+    rows = allocator.apply(plan)
+    assert [(r["node"], r["before"], r["obtained"], r["attempts"], r["ok"]) for r in rows] == [
+        (0, 512, 512, 0, True), (1, 256, 300, 1, True)]
+    assert read(root, NODE1_2M) == 300
+
+
+def test_retry_then_success(tmp_path):
+    root = rt_node_trees.build_shape(str(tmp_path), "two_socket_smt")
+    allocator = StingyAllocator(root, limit=280, retries=5, delay=0.5)
+    rows = allocator.apply(allocator.plan([{"size": "2M", "count": 300, "node": 1}]))
+    assert rows[0]["obtained"] == 300 and rows[0]["attempts"] == 3 and rows[0]["ok"]
+    assert allocator.compactions == 2 and allocator.sleeps == [0.5, 0.5]
+
+
+def test_shortfall_is_reported_not_hidden(tmp_path):
+    root = rt_node_trees.build_shape(str(tmp_path), "two_socket_smt")
+    allocator = StingyAllocator(root, limit=260, retries=2, delay=0)
+    rows = allocator.apply(allocator.plan([{"size": "2M", "count": 400, "node": 1}]))
+    assert rows[0]["obtained"] == 280 and rows[0]["ok"] is False and rows[0]["attempts"] == 3
+    assert read(root, NODE1_2M) == 280
+    message = shortfall_message(rows)
+    assert "node 1 2M: requested 400, obtained 280 (was 256, 3 attempt(s))" in message
+    assert "stay allocated" in message
+
+
+def test_shrink_before_grow(tmp_path):
+    root = rt_node_trees.build_shape(str(tmp_path), "two_socket_smt")
+    allocator = HugepageAllocator(root, delay=0)
+    order = []
+    original = allocator._write
+    allocator._write = lambda path, value: (order.append(path), original(path, value))
+    allocator.apply(allocator.plan([{"size": "2M", "count": 600, "node": 0}, {"size": "2M", "count": 0, "node": 1}]))
+    assert order[0].endswith("node1/hugepages/hugepages-2048kB/nr_hugepages")
+
+
+def test_refusal_writes_nothing(tmp_path):
+    root = rt_node_trees.build_shape(str(tmp_path), "test_host")
+    allocator = HugepageAllocator(root, delay=0)
+    with pytest.raises(PlanError) as info:
+        allocator.plan([{"size": "2M", "count": 10 ** 6, "node": 0}])
+    assert info.value.option == "pages"
+    assert read(root, "sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages") == 0
