@@ -20,6 +20,9 @@ src = open(os.path.join(os.path.dirname(ansible_test.__file__), "_internal", "py
 print(re.search(r"pip='([0-9.]+)'", src).group(1))
 PY
 )
+# A private HOME: ansible-test caches and collections a user or molecule
+# installed under ~/.ansible/collections must not shadow the tree under test.
+export HOME="$top/.cache/sanity-home"
 cache="$HOME/.ansible/test/cache/get_pip_${pip_version//./_}.py"
 mkdir -p "$(dirname "$cache")"
 cat > "$cache" <<PY

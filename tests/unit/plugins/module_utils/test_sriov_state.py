@@ -1,0 +1,264 @@
+# -*- coding: utf-8 -*-
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""sriov_vfs' plan and apply against a fake sysfs that behaves like the kernel."""
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import errno
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "qat"))
+
+import qat_trees  # noqa: E402  pylint: disable=wrong-import-position
+from pci_tree import FakeKernel  # noqa: E402  pylint: disable=wrong-import-position
+
+from ansible_collections.realtime.virt.plugins.module_utils._sriov import statefile  # noqa: E402
+from ansible_collections.realtime.virt.plugins.module_utils._sriov.errors import (  # noqa: E402
+    SriovBindError,
+    SriovBusyError,
+    SriovDeviceError,
+    SriovInputError,
+    SriovStateFileError,
+    SriovVfVanishedError,
+    SriovWriteError,
+)
+from ansible_collections.realtime.virt.plugins.module_utils._sriov.state import SriovVfs  # noqa: E402
+
+PF = "0000:3d:00.0"
+
+
+@pytest.fixture
+def host(tmp_path):
+    root = tmp_path / "root"
+    root.mkdir()
+    tree = qat_trees.PciTree(str(root))
+    qat_trees.add_qat_pf(tree, PF, "4xxx", total=16)
+    kernel = FakeKernel(tree)
+    state = str(tmp_path / "etc" / "sriov-vfs.conf")
+    return tree, kernel, state
+
+
+def run(host, count, driver="vfio-pci", check_mode=False, persist=True, pf=PF):
+    tree, kernel, state = host
+    manager = SriovVfs(pf, count, driver=driver, persist=persist, state_file=state, root=tree.root,
+                       check_mode=check_mode, writer=kernel)
+    return manager.run()
+
+
+def numvfs_writes(kernel):
+    return [value for path, value in kernel.log if path.endswith("sriov_numvfs")]
+
+
+def test_create_bind_persist_then_idempotent(host):
+    tree, kernel, state = host
+    result = run(host, 4)
+    assert result["changed"] is True
+    assert numvfs_writes(kernel) == ["4"]
+    assert [tree.driver_of(vf) for vf in tree.vfs(PF)] == ["vfio-pci"] * 4
+    assert result["vf_addresses"] == ["0000:3d:00.1", "0000:3d:00.2", "0000:3d:00.3", "0000:3d:00.4"]
+    assert all(vf["driver_override"] == "vfio-pci" for vf in result["vfs"])
+    assert statefile.parse(open(state).read()) == {PF: (4, "vfio-pci")}
+    assert result["state_file_changed"] is True
+    del kernel.log[:]
+    again = run(host, 4)
+    assert again["changed"] is False and again["actions"] == [] and kernel.log == []
+
+
+def test_check_mode_predicts_and_writes_nothing(host):
+    tree, kernel, state = host
+    result = run(host, 4, check_mode=True)
+    assert result["changed"] is True
+    assert kernel.log == [] and tree.vfs(PF) == [] and not os.path.exists(state)
+    assert [vf["pci_address"] for vf in result["vfs"]] == [None] * 4
+    assert "sriov_numvfs: 4" in result["diff"]["after"] and "sriov_numvfs: 0" in result["diff"]["before"]
+    real = run(host, 4)
+    assert real["changed"] is True
+    assert run(host, 4, check_mode=True)["changed"] is False
+
+
+def test_different_count_goes_through_zero(host):
+    tree, kernel, state = host
+    run(host, 4)
+    del kernel.log[:]
+    result = run(host, 2)
+    assert numvfs_writes(kernel) == ["0", "2"]
+    assert len(tree.vfs(PF)) == 2 and result["sriov_numvfs_before"] == 4
+    assert statefile.parse(open(state).read()) == {PF: (2, "vfio-pci")}
+
+
+def test_max_and_zero(host):
+    tree, kernel, state = host
+    assert run(host, "max")["count"] == 16 and len(tree.vfs(PF)) == 16
+    result = run(host, 0)
+    assert tree.vfs(PF) == [] and result["vfs"] == []
+    assert statefile.parse(open(state).read()) == {}
+
+
+def test_rebinds_vfs_autoprobed_to_another_driver(tmp_path):
+    tree = qat_trees.build(str(tmp_path), "gen_c62x")   # 4 VFs on c6xxvf
+    kernel = FakeKernel(tree)
+    result = SriovVfs("0000:3d:00.0", 4, state_file=str(tmp_path / "s.conf"), root=tree.root, writer=kernel).run()
+    assert [tree.driver_of(vf) for vf in tree.vfs("0000:3d:00.0")] == ["vfio-pci"] * 4
+    unbinds = [entry[0] for entry in kernel.log if entry[0].endswith("driver/unbind")]
+    assert len(unbinds) == 4 and numvfs_writes(kernel) == []
+    assert "unbind 0000:3d:01.0 from c6xxvf" in " ".join(result["actions"])
+
+
+def test_sets_override_on_vfs_already_on_vfio(tmp_path):
+    tree = qat_trees.build(str(tmp_path), "two_socket_4xxx")
+    kernel = FakeKernel(tree)
+    SriovVfs("0000:6b:00.0", 16, state_file=str(tmp_path / "s.conf"), root=tree.root, writer=kernel).run()
+    probes = [v for p, v in kernel.log if p == "/sys/bus/pci/drivers_probe"]
+    assert len(probes) == 6          # only the 6 unbound VFs needed a probe
+    assert len([entry[0] for entry in kernel.log if entry[0].endswith("driver_override")]) == 16
+
+
+def test_ebusy_when_vfs_in_use(host):
+    tree, kernel, state = host
+    run(host, 4)
+    kernel.busy.add(PF)
+    before = open(state).read()
+    with pytest.raises(SriovBusyError, match="still in use"):
+        run(host, 2)
+    assert len(tree.vfs(PF)) == 4 and open(state).read() == before
+
+
+def test_partial_creation_reports_progress(host):
+    tree, kernel, state = host
+    kernel.partial[PF] = 3
+    with pytest.raises(SriovWriteError) as info:
+        run(host, 4)
+    assert "Done before the failure: nothing" in str(info.value)
+    assert not os.path.exists(state)
+
+
+def test_kernel_silently_creating_fewer_vfs(host):
+    tree, kernel, state = host
+    kernel.partial[PF] = 3
+    kernel.partial_silent = True
+    with pytest.raises(SriovWriteError, match="shows 3 VFs"):
+        run(host, 4)
+
+
+def test_bind_write_failure_names_the_step_and_keeps_state_file(host):
+    tree, kernel, state = host
+    run(host, 2)
+    before = open(state).read()
+    kernel.fail[("drivers_probe", "0000:3d:00.2")] = errno.EINVAL
+    tree.unbind("0000:3d:00.1")
+    tree.unbind("0000:3d:00.2")
+    with pytest.raises(SriovWriteError) as info:
+        run(host, 2)
+    text = str(info.value)
+    assert "binding VF 0000:3d:00.2 to vfio-pci failed at 'probe 0000:3d:00.2" in text
+    assert "probe 0000:3d:00.1" in text.split("Done before the failure:")[1]
+    assert open(state).read() == before
+
+
+def test_driver_refuses_vf(host):
+    tree, kernel, state = host
+    kernel.refuse.add("vfio-pci")
+    with pytest.raises(SriovBindError, match="disable_denylist"):
+        run(host, 1)
+
+
+def test_vf_vanishes_between_discovery_and_bind(host):
+    tree, kernel, state = host
+
+    def vanish(path, value):
+        if path.endswith("/0000:3d:00.2/driver_override"):
+            tree.remove_device("0000:3d:00.2")
+
+    kernel.before_write = vanish
+    with pytest.raises(SriovVfVanishedError, match="VF 0000:3d:00.2 .*vanished"):
+        run(host, 2)
+    assert not os.path.exists(state)
+
+
+def test_vf_gone_before_its_turn(host):
+    tree, kernel, state = host
+
+    def vanish(path, value):
+        if path.endswith("/0000:3d:00.1/driver_override"):
+            tree.remove_device("0000:3d:00.2")
+
+    kernel.before_write = vanish
+    with pytest.raises(SriovVfVanishedError) as info:
+        run(host, 2)
+    assert "VF 0000:3d:00.2 (virtfn1 of 0000:3d:00.0) vanished before it could be bound" in str(info.value)
+    assert "probe 0000:3d:00.1" in str(info.value)
+    assert not os.path.exists(state)
+
+
+@pytest.mark.parametrize("pf, count, driver, words", [
+    ("3d:00.0", 2, "vfio-pci", "pf='3d:00.0' is not a PCI address"),
+    ("0000:3d:00.0", -1, "vfio-pci", "count=-1 is negative"),
+    ("0000:3d:00.0", "lots", "vfio-pci", "count='lots' is not a number"),
+    ("0000:3d:00.0", 17, "vfio-pci", "count=17 is more than 0000:3d:00.0 supports .sriov_totalvfs=16."),
+    ("0000:3d:00.0", 2, "no such/driver", "is not a driver name"),
+    ("0000:3d:00.0", 2, "igb_uio", "driver='igb_uio' is not loaded"),
+])
+def test_bad_input_fails_before_any_write(host, pf, count, driver, words):
+    tree, kernel, state = host
+    with pytest.raises(SriovInputError, match=words):
+        run(host, count, driver=driver, pf=pf)
+    assert kernel.log == [] and not os.path.exists(state)
+
+
+def test_missing_pf_and_pf_without_sriov(host):
+    tree, kernel, state = host
+    with pytest.raises(SriovDeviceError, match="does not exist"):
+        run(host, 1, pf="0000:99:00.0")
+    tree.add_device("0000:00:1f.6", "15bb", driver="e1000e")
+    with pytest.raises(SriovDeviceError, match="no SR-IOV capability"):
+        run(host, 1, pf="0000:00:1f.6")
+
+
+def test_pf_without_driver(tmp_path):
+    tree = qat_trees.build(str(tmp_path), "unbound_4xxx")
+    kernel = FakeKernel(tree)
+    with pytest.raises(SriovDeviceError, match="no driver bound"):
+        SriovVfs("0000:6b:00.0", 2, state_file=str(tmp_path / "s"), root=tree.root, writer=kernel).run()
+    warned = SriovVfs("0000:6b:00.0", 2, state_file=str(tmp_path / "s"), root=tree.root, writer=kernel,
+                      check_mode=True).run()
+    assert warned["changed"] is True and "no driver bound" in warned["warnings"][0]
+    assert kernel.log == []
+
+
+def test_other_pfs_lines_kept_and_file_replaced_atomically(host, monkeypatch):
+    tree, kernel, state = host
+    os.makedirs(os.path.dirname(state))
+    with open(state, "w") as handle:
+        handle.write("# mine\n0000:e8:00.0 8 vfio-pci\n")
+    run(host, 2)
+    assert statefile.parse(open(state).read()) == {"0000:e8:00.0": (8, "vfio-pci"), PF: (2, "vfio-pci")}
+    before = open(state).read()
+
+    def broken_rename(src, dst):
+        raise OSError(errno.EIO, "I/O error")
+
+    monkeypatch.setattr(os, "rename", broken_rename)
+    with pytest.raises(SriovStateFileError, match="previous file is unchanged"):
+        run(host, 3)
+    assert open(state).read() == before
+    assert sorted(os.listdir(os.path.dirname(state))) == ["sriov-vfs.conf"]
+
+
+def test_broken_state_file_is_reported(host):
+    tree, kernel, state = host
+    os.makedirs(os.path.dirname(state))
+    with open(state, "w") as handle:
+        handle.write("0000:e8:00.0 eight\n")
+    with pytest.raises(SriovStateFileError, match="line 1"):
+        run(host, 2)
+    assert kernel.log == []
+
+
+def test_persist_false_leaves_no_file(host):
+    tree, kernel, state = host
+    result = run(host, 2, persist=False)
+    assert result["state_file"] is None and not os.path.exists(state)
