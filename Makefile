@@ -13,12 +13,12 @@ export ANSIBLE_COLLECTIONS_PATH := $(CURDIR)/$(COLLECTIONS)
 export ANSIBLE_CONFIG := $(CURDIR)/ansible.cfg
 export PYTHONPATH := $(CURDIR)/$(COLLECTIONS)
 
-.PHONY: help setup host venv collection services demo test lint sanity units integration build-check bench changelog clean
+.PHONY: help setup host venv collection services demo test lint sanity units integration molecule build-check bench changelog clean
 
 help:
 	@echo "make demo         set up this machine, then run playbooks/site.yml on localhost"
-	@echo "make test         set up, then lint, sanity, unit, build and integration tests"
-	@echo "make units | integration | lint | sanity | build-check | bench | changelog"
+	@echo "make test         set up, then lint, sanity, unit, build, integration and molecule tests"
+	@echo "make units | integration | molecule | lint | sanity | build-check | bench | changelog"
 
 setup: host venv collection services
 
@@ -45,7 +45,7 @@ services: host
 demo: setup
 	ansible-playbook playbooks/site.yml
 
-test: setup lint sanity units build-check integration
+test: setup lint sanity units build-check integration molecule
 	@echo "make test: every stage passed"
 
 lint: venv collection
@@ -62,6 +62,9 @@ build-check: venv
 
 integration: setup
 	tests/integration/run.sh
+
+molecule: setup
+	scripts/molecule.sh
 
 bench: setup
 	@for bench in tests/bench/bench_*.py; do echo "=== $$bench"; $(BIN)/python "$$bench" || exit 1; done
