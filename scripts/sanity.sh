@@ -20,9 +20,11 @@ src = open(os.path.join(os.path.dirname(ansible_test.__file__), "_internal", "py
 print(re.search(r"pip='([0-9.]+)'", src).group(1))
 PY
 )
-# A private HOME: ansible-test caches and collections a user or molecule
-# installed under ~/.ansible/collections must not shadow the tree under test.
-export HOME="$top/.cache/sanity-home"
+# A HOME of its own: collections a user or molecule installed under
+# ~/.ansible/collections must not shadow the tree under test.  It lives
+# outside the checkout so that ansible-test's per-test virtualenvs are
+# built once per machine, not once per clone.
+export HOME="${XDG_CACHE_HOME:-$HOME/.cache}/realtime-virt/sanity-home"
 cache="$HOME/.ansible/test/cache/get_pip_${pip_version//./_}.py"
 mkdir -p "$(dirname "$cache")"
 cat > "$cache" <<PY
