@@ -5,32 +5,17 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import os
-import sys
 
 import pytest
 
 from ansible.errors import AnsibleFilterError
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "module_utils", "fixtures"))
-
-import rt_node_trees  # noqa: E402  pylint: disable=wrong-import-position
 
 from ansible_collections.realtime.virt.plugins.filter.hugepages import FilterModule as HugepageFilters  # noqa: E402
 from ansible_collections.realtime.virt.plugins.filter.rt_host import FilterModule as HostFilters  # noqa: E402
-from ansible_collections.realtime.virt.plugins.module_utils._facts.node import gather_node_facts  # noqa: E402
 
 F = HostFilters().filters()
 F.update(HugepageFilters().filters())
-
-
-@pytest.fixture(scope="module")
-def hosts(tmp_path_factory):
-    result = {}
-    for name in ("test_host", "two_socket_smt", "big_512"):
-        root = rt_node_trees.build_shape(str(tmp_path_factory.mktemp(name)), name)
-        result[name] = gather_node_facts(root)[0]
-    return result
 
 
 @pytest.mark.parametrize("shape, first", [

@@ -22,15 +22,6 @@ from ansible_collections.realtime.virt.plugins.module_utils._plan.errors import 
 BIG_KEEP = sorted([32 * n for n in range(8)] + [256 + 32 * n for n in range(8)])
 
 
-@pytest.fixture(scope="module")
-def hosts(tmp_path_factory):
-    result = {}
-    for name in ("test_host", "two_socket_smt", "big_512"):
-        root = rt_node_trees.build_shape(str(tmp_path_factory.mktemp(name)), name)
-        result[name] = gather_node_facts(root)[0]
-    return result
-
-
 @pytest.mark.parametrize("shape, isolated, housekeeping", [
     ("test_host", "1", "0"),
     ("two_socket_smt", "1-7,9-15,17-23,25-31", "0,8,16,24"),

@@ -24,11 +24,9 @@ from ansible_collections.realtime.virt.plugins.module_utils._plan.hugepages impo
 
 
 @pytest.fixture(scope="module")
-def hosts(tmp_path_factory):
-    result = {}
-    for name in ("test_host", "two_socket_smt", "big_512"):
-        root = rt_node_trees.build_shape(str(tmp_path_factory.mktemp(name)), name)
-        result[name] = gather_node_facts(root)[0]
+def hosts(hosts, tmp_path_factory):  # pylint: disable=redefined-outer-name
+    """The shared shapes (tests/unit/plugins/conftest.py) plus a 2M-only host."""
+    result = dict(hosts)
     # A 2M-only host (no pdpe1gb, no 1G directory).
     root = rt_node_trees.build_shape(str(tmp_path_factory.mktemp("small")), "test_host", hugepage_sizes_kb=(2048,))
     result["no_1g"] = gather_node_facts(root)[0]

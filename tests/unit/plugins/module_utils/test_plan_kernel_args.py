@@ -5,16 +5,10 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import os
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures"))
 
-import rt_node_trees  # noqa: E402  pylint: disable=wrong-import-position
-
-from ansible_collections.realtime.virt.plugins.module_utils._facts.node import gather_node_facts  # noqa: E402
 from ansible_collections.realtime.virt.plugins.module_utils._plan.cpus import cpu_plan  # noqa: E402
 from ansible_collections.realtime.virt.plugins.module_utils._plan.errors import PlanError  # noqa: E402
 from ansible_collections.realtime.virt.plugins.module_utils._plan.kernel_args import (  # noqa: E402
@@ -25,15 +19,6 @@ from ansible_collections.realtime.virt.plugins.module_utils._plan.kernel_args im
 )
 
 BASE_TAIL = ["skew_tick=1", "tsc=reliable", "nosoftlockup"]
-
-
-@pytest.fixture(scope="module")
-def hosts(tmp_path_factory):
-    result = {}
-    for name in ("test_host", "two_socket_smt", "big_512"):
-        root = rt_node_trees.build_shape(str(tmp_path_factory.mktemp(name)), name)
-        result[name] = gather_node_facts(root)[0]
-    return result
 
 
 @pytest.mark.parametrize("shape, isolated, iso, hk", [
