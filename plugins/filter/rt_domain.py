@@ -1,0 +1,59 @@
+# -*- coding: utf-8 -*-
+# Copyright: realtime.virt contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Filters of the rt_domain role: CPU/NUMA/hugepage/VF placement."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible.errors import AnsibleFilterError
+
+from ansible_collections.realtime.virt.plugins.module_utils._placement._plan import (
+    PlacementError,
+    attach_vfs,
+    hugepage_sizes,
+    plan_domains,
+    summary,
+)
+
+
+def rt_domain_placement(node, domains, defined=None, allow_unisolated=False, defaults=None,
+                        hugepages="fail", vf_free=None):
+    """Place rt_domain_domains on the host described by rt_node facts."""
+    try:
+        return plan_domains(node, domains, defined=defined, allow_unisolated=allow_unisolated,
+                            defaults=defaults, hugepages=hugepages, vf_free=vf_free)
+    except PlacementError as error:
+        raise AnsibleFilterError("rt_domain_placement: %s" % error)
+
+
+def rt_domain_attach_vfs(plan, selection):
+    """Add the QAT VFs chosen per domain to the placed domains' hostdevs."""
+    try:
+        return attach_vfs(plan, selection)
+    except PlacementError as error:
+        raise AnsibleFilterError("rt_domain_attach_vfs: %s" % error)
+
+
+def rt_domain_hugepage_sizes(domains):
+    """Page sizes (KiB) the placed domains back their memory with."""
+    return hugepage_sizes(domains or [])
+
+
+def rt_domain_summary(domains):
+    """One readable line per placed domain."""
+    return summary(domains or [])
+
+
+class FilterModule(object):
+    """rt_domain placement filters."""
+
+    def filters(self):
+        return {
+            "rt_domain_placement": rt_domain_placement,
+            "rt_domain_attach_vfs": rt_domain_attach_vfs,
+            "rt_domain_hugepage_sizes": rt_domain_hugepage_sizes,
+            "rt_domain_summary": rt_domain_summary,
+        }

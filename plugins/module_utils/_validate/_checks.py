@@ -1,0 +1,246 @@
+# -*- coding: utf-8 -*-
+# Copyright: realtime.virt contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Checks of rt_validate, cyclictest output parsing and the report (pure).
+
+A check is a mapping ``{subject, check, expected, observed, status,
+message}``; ``status`` is ``pass``, ``fail``, ``warn`` (measured but only
+advisory, for example latency under TCG) or ``skip`` (with the reason in
+``observed``).  Failed checks carry a ``message`` that names the subject
+and the fix.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import re
+
+from ansible_collections.realtime.virt.plugins.module_utils._cpuset import format_cpuset
+
+STATUSES = ("pass", "fail", "warn", "skip")
+POLICY_NAMES = {"fifo": "SCHED_FIFO", "rr": "SCHED_RR"}
+LATENCY_LINE = re.compile(r"^#\s*(Min|Avg|Max) Latencies:\s*(.*)$")
+TOTAL_LINE = re.compile(r"^#\s*Total:\s*(.*)$")
+OVERFLOW_LINE = re.compile(r"^#\s*Histogram Overflows:\s*(.*)$")
+BUCKET_LINE = re.compile(r"^(\d{3,})((?:\s+\d+)+)\s*$")
+
+
+def check(subject, name, expected, observed, status, message=None):
+    if status not in STATUSES:
+        raise ValueError("unknown check status %r" % status)
+    return {"subject": subject, "check": name, "expected": str(expected), "observed": str(observed),
+            "status": status, "message": message or ""}
+
+
+def _cpus_text(cpus):
+    return format_cpuset(cpus) if cpus else "none"
+
+
+def domain_checks(domains, names=None, require_hugepages=True, require_pinning=True):
+    """Checks of every real-time domain in ``domains`` (libvirt_rt_domain_info).
+
+    A domain is checked when its XML has ``<vcpusched>`` or it is named in
+    ``names``; with ``names`` given, only those.
+    """
+    names = list(names or [])
+    by_name = dict((dom.get("name"), dom) for dom in domains or [])
+    checks = []
+    for name in names:
+        if name not in by_name:
+            checks.append(check("domain %s" % name, "defined", "defined in libvirt", "not defined", "fail",
+                                "domain %s is not defined in libvirt; run the realtime.virt.rt_domain role" % name))
+    for dom in sorted(domains or [], key=lambda d: d.get("name") or ""):
+        if names and dom.get("name") not in names:
+            continue
+        if not names and not dom.get("realtime"):
+            continue
+        checks.extend(_one_domain(dom, require_hugepages, require_pinning))
+    return checks
+
+
+def _one_domain(dom, require_hugepages, require_pinning):
+    name = dom.get("name")
+    subject = "domain %s" % name
+    out = []
+    realtime = dom.get("realtime")
+    if not realtime:
+        out.append(check(subject, "real-time vCPUs", "<vcpusched> in the definition", "none", "fail",
+                         "domain %s has no real-time vCPU (<vcpusched>); give it realtime: {} in rt_domain_domains"
+                         % name))
+        return out
+    if not dom.get("running"):
+        out.append(check(subject, "running", "running", "shut off", "fail",
+                         "domain %s is not running, so its tuning cannot be checked; start it (state: running)" % name))
+        return out
+    rt_vcpus = list(realtime.get("vcpus") or [])
+    policy = POLICY_NAMES.get(realtime.get("scheduler") or "fifo", str(realtime.get("scheduler")).upper())
+    priority = realtime.get("priority") or 1
+    pins = dict((pin["vcpu"], pin.get("cpus") or []) for pin in dom.get("pinning") or [])
+    threads = dict((thread["vcpu"], thread) for thread in dom.get("vcpu_threads") or [])
+
+    if require_pinning:
+        unpinned = [v for v in rt_vcpus if len(pins.get(v, [])) != 1]
+        observed = ", ".join("vCPU %d on %s" % (v, _cpus_text(pins.get(v))) for v in rt_vcpus)
+        out.append(check(subject, "real-time vCPUs pinned", "one host CPU each (vCPUs %s)" % _cpus_text(rt_vcpus),
+                         observed or "no real-time vCPU",
+                         "fail" if unpinned else "pass",
+                         "domain %s: real-time vCPU(s) %s not pinned to one dedicated host CPU; pin them "
+                         "(cpus: auto in rt_domain_domains)" % (name, _cpus_text(unpinned)) if unpinned else None))
+
+    for vcpu in range(int(dom.get("vcpus") or 0)):
+        thread = threads.get(vcpu)
+        label = "vCPU %d thread scheduling" % vcpu
+        if thread is None:
+            out.append(check(subject, label, "a thread in /proc", "no thread found", "fail",
+                             "domain %s: no thread of vCPU %d found under /proc/%s/task" % (name, vcpu, dom.get("pid"))))
+            continue
+        seen = "%s priority %s (tid %s, CPUs %s)" % (thread["policy"], thread["priority"], thread["tid"],
+                                                     thread.get("affinity") or "?")
+        if vcpu in rt_vcpus:
+            good = thread["policy"] == policy and thread["priority"] == priority
+            out.append(check(subject, label, "%s priority %d" % (policy, priority), seen, "pass" if good else "fail",
+                             None if good else "domain %s: vCPU %d thread %s runs %s priority %s, not %s priority %d; "
+                             "check kernel.sched_rt_runtime_us=-1 (realtime.virt.rt_host) and restart the domain"
+                             % (name, vcpu, thread["tid"], thread["policy"], thread["priority"], policy, priority)))
+        else:
+            good = thread["policy"] not in ("SCHED_FIFO", "SCHED_RR")
+            out.append(check(subject, label, "not real-time (outside the mask)", seen, "pass" if good else "fail",
+                             None if good else "domain %s: vCPU %d is outside the real-time mask but runs %s"
+                             % (name, vcpu, thread["policy"])))
+        pinned = pins.get(vcpu)
+        if pinned and thread.get("affinity"):
+            good = thread["affinity"] == format_cpuset(pinned)
+            out.append(check(subject, "vCPU %d thread affinity" % vcpu, format_cpuset(pinned), thread["affinity"],
+                             "pass" if good else "fail",
+                             None if good else "domain %s: vCPU %d thread may run on CPUs %s, pinned to %s"
+                             % (name, vcpu, thread["affinity"], format_cpuset(pinned))))
+
+    if require_hugepages:
+        pages = dom.get("hugepages")
+        used = dom.get("hugetlb_kib")
+        if not pages:
+            out.append(check(subject, "memory on hugepages", "hugepage backing", "no <hugepages> in memoryBacking",
+                             "fail", "domain %s: guest memory is not backed by hugepages; set memory.hugepages "
+                             "(page_size 2M or 1G) and allocate pages with realtime.virt.hugepages" % name))
+        else:
+            good = bool(used)
+            out.append(check(subject, "memory on hugepages",
+                             "%s KiB pages in use by qemu" % pages.get("page_size_kib"),
+                             "%s KiB hugetlb mapped (smaps_rollup)" % (used if used is not None else "?"),
+                             "pass" if good else "fail",
+                             None if good else "domain %s: the qemu process maps no hugetlb memory" % name))
+
+    for entry in dom.get("hostdev_drivers") or []:
+        good = entry.get("driver") == "vfio-pci"
+        out.append(check(subject, "VF %s driver" % entry.get("address"), "vfio-pci", entry.get("driver") or "none",
+                         "pass" if good else "fail",
+                         None if good else "domain %s: PCI device %s is bound to %s, not vfio-pci; bind it "
+                         "(realtime.virt.qat role)" % (name, entry.get("address"), entry.get("driver") or "no driver")))
+    return out
+
+
+def _numbers(text):
+    return [int(token) for token in text.split() if token.isdigit()]
+
+
+def parse_cyclictest(text):
+    """Parse cyclictest ``-q -H`` output (also inside a serial log).
+
+    Returns ``{threads, min, avg, max, min_us, avg_us, max_us, total,
+    overflows, histogram}``; ``histogram`` keeps the non-empty buckets as
+    ``[latency_us, count summed over threads]``.  ``max_us`` is None with
+    an ``error`` when no summary line was found.
+    """
+    result = {"threads": 0, "min": [], "avg": [], "max": [], "min_us": None, "avg_us": None, "max_us": None,
+              "total": [], "overflows": [], "histogram": [], "error": None}
+    in_histogram = False
+    for raw in (text or "").splitlines():
+        line = raw.replace("\r", "").strip()
+        if line.startswith("# Histogram") and not line.startswith("# Histogram Overflow"):
+            in_histogram = True
+            continue
+        match = LATENCY_LINE.match(line)
+        if match:
+            in_histogram = False
+            result[match.group(1).lower()] = _numbers(match.group(2))
+            continue
+        match = TOTAL_LINE.match(line)
+        if match:
+            in_histogram = False
+            result["total"] = _numbers(match.group(1))
+            continue
+        match = OVERFLOW_LINE.match(line)
+        if match:
+            result["overflows"] = _numbers(match.group(1))
+            continue
+        if in_histogram:
+            match = BUCKET_LINE.match(line)
+            if match:
+                counts = _numbers(match.group(2))
+                if sum(counts):
+                    result["histogram"].append([int(match.group(1)), sum(counts)])
+    if result["max"]:
+        result["threads"] = len(result["max"])
+        result["max_us"] = max(result["max"])
+        result["min_us"] = min(result["min"]) if result["min"] else None
+        result["avg_us"] = int(round(float(sum(result["avg"])) / len(result["avg"]))) if result["avg"] else None
+    else:
+        result["error"] = "no 'Max Latencies' line in the cyclictest output"
+    return result
+
+
+def latency_check(parsed, subject, threshold_us, advisory=False, skip_reason=None):
+    """One check of a parsed cyclictest run against the max-latency threshold."""
+    expected = "max latency <= %d us" % threshold_us
+    if skip_reason:
+        return check(subject, "cyclictest", expected, "skipped: %s" % skip_reason, "skip")
+    if not parsed or parsed.get("max_us") is None:
+        why = (parsed or {}).get("error") or "no output"
+        return check(subject, "cyclictest", expected, "no result (%s)" % why, "warn" if advisory else "fail",
+                     "%s: cyclictest gave no result (%s)" % (subject, why))
+    observed = "max %d us, avg %s us, min %s us, %d thread(s)%s" % (
+        parsed["max_us"], parsed.get("avg_us"), parsed.get("min_us"), parsed.get("threads") or 0,
+        ", %d over histogram" % sum(parsed["overflows"]) if parsed.get("overflows") and sum(parsed["overflows"]) else "")
+    if parsed["max_us"] <= threshold_us:
+        return check(subject, "cyclictest", expected, observed, "pass")
+    status = "warn" if advisory else "fail"
+    return check(subject, "cyclictest", expected, observed, status,
+                 "%s: max latency %d us is above %d us%s" % (
+                     subject, parsed["max_us"], threshold_us,
+                     " (advisory: emulated CPU, no real-time guarantee)" if advisory else
+                     "; check CPU isolation (realtime.virt.rt_host), SMIs and power management"))
+
+
+def _fit(text, width):
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+def build_report(checks, host):
+    """``{host, passed, counts, failures, table, checks}`` for a list of checks."""
+    checks = list(checks or [])
+    counts = dict((status, 0) for status in STATUSES)
+    for item in checks:
+        counts[item["status"]] = counts.get(item["status"], 0) + 1
+    headers = ("SUBJECT", "CHECK", "EXPECTED", "OBSERVED", "RESULT")
+    limits = (28, 30, 36, 60, 6)
+    rows = [(item["subject"], item["check"], item["expected"], item["observed"], item["status"].upper())
+            for item in checks]
+    widths = []
+    for column, limit in enumerate(limits):
+        longest = max([len(headers[column])] + [len(row[column]) for row in rows])
+        widths.append(min(longest, limit))
+    lines = ["rt_validate report for %s: %s (%d pass, %d fail, %d warn, %d skip)" % (
+        host, "PASSED" if not counts["fail"] else "FAILED", counts["pass"], counts["fail"], counts["warn"],
+        counts["skip"])]
+    lines.append("  ".join(_fit(h, w).ljust(w) for h, w in zip(headers, widths)).rstrip())
+    lines.append("  ".join("-" * w for w in widths))
+    for row in rows:
+        lines.append("  ".join(_fit(cell, w).ljust(w) for cell, w in zip(row, widths)).rstrip())
+    if not rows:
+        lines.append("(nothing to check)")
+    failures = [item["message"] or "%s: %s" % (item["subject"], item["check"]) for item in checks
+                if item["status"] == "fail"]
+    return {"host": host, "passed": not counts["fail"], "counts": counts, "failures": failures,
+            "table": "\n".join(lines), "checks": checks}

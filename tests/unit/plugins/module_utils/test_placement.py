@@ -1,0 +1,183 @@
+# -*- coding: utf-8 -*-
+# Copyright: realtime.virt contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import pytest
+
+from ansible_collections.realtime.virt.plugins.module_utils._placement._plan import (
+    PlacementError,
+    attach_vfs,
+    hugepage_sizes,
+    plan_domains,
+    summary,
+)
+
+
+def node(nodes, isolated, free_2m=512):
+    """rt_node facts: nodes = {id: [cpus]}, isolated = [cpus]."""
+    online = sorted(cpu for cpus in nodes.values() for cpu in cpus)
+    return {
+        "cpus": {"online": online, "isolated": sorted(isolated),
+                 "housekeeping": [cpu for cpu in online if cpu not in isolated]},
+        "numa": {"nodes": [{"id": nid, "cpus": cpus,
+                            "hugepages": {"2048kB": {"size_kb": 2048, "free": free_2m, "total": free_2m},
+                                          "1048576kB": {"size_kb": 1048576, "free": 0, "total": 0}}}
+                           for nid, cpus in sorted(nodes.items())]},
+    }
+
+
+TWO_NODES = node({0: [0, 1, 2, 3, 4, 5], 1: [6, 7, 8, 9, 10, 11]}, isolated=[2, 3, 4, 5, 8, 9, 10, 11])
+TEST_HOST = node({0: [0, 1]}, isolated=[], free_2m=16)
+
+
+def dom(name, vcpus=2, **extra):
+    options = {"name": name, "vcpus": vcpus, "memory_mib": 64, "cpus": "auto", "realtime": {}}
+    options.update(extra)
+    return options
+
+
+def by_name(plan):
+    return dict((item["name"], item) for item in plan["domains"])
+
+
+def test_auto_places_on_isolated_cpus_of_one_node_with_emulator_on_housekeeping():
+    plan = by_name(plan_domains(TWO_NODES, [dom("a", 3), dom("b", 2)]))
+    assert plan["a"]["cpus"] == [2, 3, 4]
+    assert plan["a"]["numa_node"] == 0
+    assert plan["a"]["options"]["cpu"]["pinning"] == [{"vcpu": 0, "cpuset": "2"}, {"vcpu": 1, "cpuset": "3"},
+                                                      {"vcpu": 2, "cpuset": "4"}]
+    assert plan["a"]["emulator_cpuset"] == "0-1"
+    assert plan["a"]["options"]["memory"]["numatune"] == {"mode": "strict", "nodeset": "0"}
+    # only CPU 5 is left on node 0, so b goes to node 1
+    assert plan["b"]["cpus"] == [8, 9]
+    assert plan["b"]["numa_node"] == 1
+    assert plan["b"]["emulator_cpuset"] == "6-7"
+    assert "cpus" not in plan["a"]["options"]
+
+
+@pytest.mark.parametrize("domains, defined, expected", [
+    # CPUs of a domain libvirt already holds are not given again
+    ([dom("a", 2)], [{"name": "other", "pinning": [{"vcpu": 0, "cpus": [2]}], "realtime": {"vcpus": [0]}}], [3, 4]),
+    # a defined domain of the list keeps its placement (idempotent re-runs)
+    ([dom("a", 2)], [{"name": "a", "running": True, "pinning": [{"vcpu": 0, "cpus": [4]}, {"vcpu": 1, "cpus": [5]}],
+                      "realtime": {"vcpus": [0, 1]}}], [4, 5]),
+    # ... unless it no longer fits (3 vCPUs now)
+    ([dom("a", 3)], [{"name": "a", "pinning": [{"vcpu": 0, "cpus": [4]}, {"vcpu": 1, "cpus": [5]}]}], [2, 3, 4]),
+    # numa_node restricts the node
+    ([dom("a", 2, numa_node=1)], [], [8, 9]),
+])
+def test_auto_respects_defined_domains(domains, defined, expected):
+    plan = plan_domains(TWO_NODES, domains, defined=defined)
+    assert plan["domains"][0]["cpus"] == expected
+
+
+def test_kept_placement_is_reported():
+    defined = [{"name": "a", "pinning": [{"vcpu": 0, "cpus": [9]}, {"vcpu": 1, "cpus": [10]}]}]
+    plan = plan_domains(TWO_NODES, [dom("a", 2)], defined=defined)
+    assert plan["domains"][0]["kept"] is True
+    assert plan["domains"][0]["numa_node"] == 1
+
+
+def test_explicit_cpuset_pins_in_order_and_counts_as_taken():
+    plan = by_name(plan_domains(TWO_NODES, [dom("x", 2, cpus="4-5"), dom("a", 3)]))
+    assert plan["x"]["options"]["cpu"]["pinning"] == [{"vcpu": 0, "cpuset": "4"}, {"vcpu": 1, "cpuset": "5"}]
+    assert plan["a"]["cpus"] == [8, 9, 10]
+
+
+def test_vf_requests_follow_the_node():
+    plan = plan_domains(TWO_NODES, [dom("a", 2, qat_vfs=2), dom("b", 1)], vf_free={0: 0, 1: 4})
+    assert plan["vf_requests"] == [{"domain": "a", "count": 2, "numa_node": 1}]
+    assert plan["domains"][0]["cpus"] == [8, 9]
+    attached = attach_vfs(plan, {"a": ["0000:6b:00.1", "0000:6b:00.2"]})
+    assert attached["domains"][0]["options"]["hostdevs"] == ["0000:6b:00.1", "0000:6b:00.2"]
+    assert "hostdevs" not in plan["domains"][0]["options"]
+
+
+def test_attach_vfs_fails_when_short():
+    plan = plan_domains(TWO_NODES, [dom("a", 1, qat_vfs=2)])
+    with pytest.raises(PlacementError, match=r"\(a\)\.qat_vfs = 2: the QAT selection gave 1 VFs"):
+        attach_vfs(plan, {"a": ["0000:6b:00.1"]})
+
+
+@pytest.mark.parametrize("domains, match", [
+    ([dom("a", 1), dom("a", 1)], r"rt_domain_domains\[1\]\.name = 'a': the name is used twice \(also rt_domain_domains\[0\]\)"),
+    ([dom("a", 1, qat_vfs=-1)], r"rt_domain_domains\[0\] \(a\)\.qat_vfs = -1: .*whole number"),
+    ([dom("a", 1, qat_vfs=True)], r"\(a\)\.qat_vfs = True"),
+    ([dom("a", 5)], r"\(a\)\.cpus = 'auto': 5 vCPUs need 5 free isolated CPUs on one NUMA node.*node 0: 4 free \(2-5\); "
+                    r"node 1: 4 free \(8-11\)"),
+    ([dom("a", 2, cpus="2")], r"\(a\)\.cpus = '2': 1 CPUs for 2 vCPUs"),
+    ([dom("a", 2, cpus="x")], r"\(a\)\.cpus = 'x': neither 'auto' nor a CPU set"),
+    ([dom("a", 2, cpu={"pinning": [{"vcpu": 0, "cpuset": "1"}]})], r"cpus and cpu.pinning both place the vCPUs"),
+    ([dom("a", 2, numa_node=7)], r"\(a\)\.numa_node = 7: the host has no such NUMA node"),
+    ([{"vcpus": 1}], r"rt_domain_domains\[0\]\.name = None"),
+    ([dom("a", 4), dom("b", 4), dom("c", 1)], r"\(c\)\.cpus = 'auto': 1 vCPUs need 1 free.*node 0: 0 free"),
+    ([dom("x", 2, cpus="2-3"), dom("y", 2, cpus="3-4")], r"\(y\)\.cpus = '3-4': host CPU 3 already runs vCPUs of domain x"),
+])
+def test_bad_input_and_overcommit_fail_naming_variable_value_and_fix(domains, match):
+    with pytest.raises(PlacementError, match=match) as error:
+        plan_domains(TWO_NODES, domains)
+    assert "Fix:" in str(error.value)
+
+
+def test_realtime_domain_may_not_share_a_cpu_with_a_defined_domain():
+    defined = [{"name": "old", "pinning": [{"vcpu": 0, "cpus": [2]}]}]
+    with pytest.raises(PlacementError, match="host CPU 2 already runs vCPUs of domain old"):
+        plan_domains(TWO_NODES, [dom("x", 1, cpus="2")], defined=defined)
+    # two plain domains may share
+    plain = {"name": "y", "vcpus": 1, "cpus": "2"}
+    assert plan_domains(TWO_NODES, [plain], defined=defined)["domains"][0]["cpus"] == [2]
+
+
+def test_no_isolated_cpus_fails_unless_allowed():
+    with pytest.raises(PlacementError, match="no isolated CPUs.*rt_domain_allow_unisolated: true"):
+        plan_domains(TEST_HOST, [dom("a", 1)])
+    plan = plan_domains(TEST_HOST, [dom("a", 1)], allow_unisolated=True)
+    placed = plan["domains"][0]
+    assert placed["cpus"] == [1]
+    assert placed["emulator_cpuset"] == "0"
+    assert "non-isolated CPUs 1" in plan["warnings"][0]
+    with pytest.raises(PlacementError, match=r"1 vCPUs need 1 free online \(rt_domain_allow_unisolated\) CPUs"):
+        plan_domains(TEST_HOST, [dom("a", 1), dom("b", 1)], allow_unisolated=True)
+
+
+def test_hugepage_shortfall_fails_warns_or_is_ignored():
+    big = dom("a", 1, memory_mib=64, memory={"hugepages": {"page_size": "2M"}})  # 32 pages, 16 free
+    with pytest.raises(PlacementError, match=r"\(a\)\.memory\.hugepages = 64: .*needs 32 hugepages of 2048 KiB on NUMA "
+                                             r"node 0 .* 16 free; short by 16"):
+        plan_domains(TEST_HOST, [big], allow_unisolated=True)
+    plan = plan_domains(TEST_HOST, [big], allow_unisolated=True, hugepages="warn")
+    assert "short by 16" in plan["warnings"][-1]
+    assert plan_domains(TEST_HOST, [big], allow_unisolated=True, hugepages="ignore")["warnings"][-1].find("short") < 0
+    # a running domain already holds its pages
+    running = [{"name": "a", "running": True, "pinning": [{"vcpu": 0, "cpus": [1]}]}]
+    assert plan_domains(TEST_HOST, [big], defined=running, allow_unisolated=True)["domains"][0]["kept"]
+
+
+def test_defaults_are_merged_under_each_domain():
+    plan = plan_domains(TEST_HOST, [dom("a", 1, memory={"hugepages": {"page_size": "2M"}}, memory_mib=16)],
+                        allow_unisolated=True, defaults={"domain_type": "qemu", "memory": {"locked": False}})
+    options = plan["domains"][0]["options"]
+    assert options["domain_type"] == "qemu"
+    assert options["memory"]["locked"] is False
+    assert options["memory"]["hugepages"] == {"page_size": "2M"}
+    assert options["state"] == "running"
+    assert hugepage_sizes(plan["domains"]) == [2048]
+    assert summary(plan["domains"]) == "a: vCPUs on CPUs 1 (node 0, auto), emulator on 0"
+
+
+def test_absent_and_unplaced_domains_pass_through():
+    plan = by_name(plan_domains(TWO_NODES, [{"name": "gone", "state": "absent", "cpus": "auto", "vcpus": 99},
+                                            {"name": "plain", "vcpus": 1}]))
+    assert plan["gone"]["placement"] == "absent"
+    assert plan["plain"]["placement"] == "none"
+    assert plan["plain"]["cpus"] == []
+
+
+def test_not_rt_node_facts():
+    with pytest.raises(PlacementError, match="not rt_node facts"):
+        plan_domains({}, [])

@@ -1,0 +1,134 @@
+# -*- coding: utf-8 -*-
+# Copyright: realtime.virt contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+
+import pytest
+
+from ansible_collections.realtime.virt.plugins.module_utils._validate._checks import (
+    build_report,
+    domain_checks,
+    latency_check,
+    parse_cyclictest,
+)
+
+FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "cyclictest")
+
+
+def fixture(name):
+    with open(os.path.join(FIXTURES, name)) as handle:
+        return handle.read()
+
+
+@pytest.mark.parametrize("name, expected", [
+    ("host-2threads.txt", {"threads": 2, "min": [2, 2], "avg": [3, 4], "max": [12, 37], "min_us": 2, "avg_us": 4,
+                           "max_us": 37, "total": [530, 331], "overflows": [0, 0],
+                           "histogram": [[2, 130], [3, 700], [4, 30], [5, 1]], "error": None}),
+    ("probe-serial.log", {"threads": 1, "min": [14], "avg": [143], "max": [8282], "min_us": 14, "avg_us": 143,
+                          "max_us": 8282, "total": [103], "overflows": [277],
+                          "histogram": [[14, 2], [15, 100], [999, 1]], "error": None}),
+])
+def test_parse_cyclictest_tables(name, expected):
+    assert parse_cyclictest(fixture(name)) == expected
+
+
+@pytest.mark.parametrize("text", ["", "kernel panic\n", "# Histogram\n000001 000002\n"])
+def test_parse_cyclictest_without_summary(text):
+    parsed = parse_cyclictest(text)
+    assert parsed["max_us"] is None
+    assert "no 'Max Latencies' line" in parsed["error"]
+
+
+@pytest.mark.parametrize("max_us, threshold, advisory, status", [
+    (37, 40, False, "pass"), (40, 40, False, "pass"), (41, 40, False, "fail"), (8282, 40, True, "warn"),
+])
+def test_latency_check(max_us, threshold, advisory, status):
+    parsed = {"max_us": max_us, "avg_us": 3, "min_us": 2, "threads": 1, "overflows": [0]}
+    result = latency_check(parsed, "host CPUs 2-3", threshold, advisory=advisory)
+    assert result["status"] == status
+    assert result["expected"] == "max latency <= %d us" % threshold
+    assert result["observed"].startswith("max %d us, avg 3 us" % max_us)
+    if status == "fail":
+        assert "host CPUs 2-3: max latency 41 us is above 40 us" in result["message"]
+
+
+def test_latency_check_skip_and_no_result():
+    assert latency_check(None, "host", 40, skip_reason="no isolated CPUs")["status"] == "skip"
+    missing = latency_check(parse_cyclictest(""), "probe", 40)
+    assert missing["status"] == "fail"
+    assert "no result" in missing["observed"]
+
+
+def good_domain(**changes):
+    dom = {"name": "vm1", "running": True, "vcpus": 2, "pid": 42,
+           "realtime": {"vcpus": [0], "scheduler": "fifo", "priority": 1},
+           "pinning": [{"vcpu": 0, "cpus": [1]}, {"vcpu": 1, "cpus": [0]}],
+           "vcpu_threads": [{"vcpu": 0, "tid": 43, "policy": "SCHED_FIFO", "priority": 1, "affinity": "1"},
+                            {"vcpu": 1, "tid": 44, "policy": "SCHED_OTHER", "priority": 0, "affinity": "0"}],
+           "hugepages": {"page_size_kib": 2048}, "hugetlb_kib": 16384,
+           "hostdev_drivers": [{"address": "0000:6b:00.1", "driver": "vfio-pci"}]}
+    dom.update(changes)
+    return dom
+
+
+def statuses(checks):
+    return dict(("%s/%s" % (c["subject"], c["check"]), c["status"]) for c in checks)
+
+
+def test_good_domain_passes_every_check():
+    checks = domain_checks([good_domain(), {"name": "plain", "realtime": None}])
+    assert statuses(checks) == {
+        "domain vm1/real-time vCPUs pinned": "pass",
+        "domain vm1/vCPU 0 thread scheduling": "pass",
+        "domain vm1/vCPU 0 thread affinity": "pass",
+        "domain vm1/vCPU 1 thread scheduling": "pass",
+        "domain vm1/vCPU 1 thread affinity": "pass",
+        "domain vm1/memory on hugepages": "pass",
+        "domain vm1/VF 0000:6b:00.1 driver": "pass",
+    }
+
+
+@pytest.mark.parametrize("changes, failing, message", [
+    ({"pinning": [{"vcpu": 1, "cpus": [0]}]}, "real-time vCPUs pinned", "domain vm1: real-time vCPU(s) 0 not pinned"),
+    ({"hugepages": None}, "memory on hugepages", "domain vm1: guest memory is not backed by hugepages"),
+    ({"hugetlb_kib": 0}, "memory on hugepages", "maps no hugetlb memory"),
+    ({"hostdev_drivers": [{"address": "0000:6b:00.1", "driver": "4xxxvf"}]}, "VF 0000:6b:00.1 driver",
+     "bound to 4xxxvf, not vfio-pci"),
+    ({"realtime": {"vcpus": [0], "scheduler": "fifo", "priority": 5}}, "vCPU 0 thread scheduling",
+     "runs SCHED_FIFO priority 1, not SCHED_FIFO priority 5"),
+    ({"realtime": {"vcpus": [1], "scheduler": "fifo", "priority": 1}}, "vCPU 0 thread scheduling",
+     "vCPU 0 is outside the real-time mask but runs SCHED_FIFO"),
+])
+def test_broken_domain_fails_naming_it(changes, failing, message):
+    checks = domain_checks([good_domain(**changes)])
+    failed = [c for c in checks if c["status"] == "fail"]
+    assert failing in [c["check"] for c in failed]
+    assert any(message in c["message"] for c in failed)
+
+
+def test_named_domains_must_exist_run_and_be_realtime():
+    checks = domain_checks([good_domain(running=False), {"name": "plain", "realtime": None}],
+                           names=["vm1", "plain", "nope"])
+    assert statuses(checks) == {"domain nope/defined": "fail", "domain vm1/running": "fail",
+                                "domain plain/real-time vCPUs": "fail"}
+
+
+def test_report_table_and_failures():
+    checks = domain_checks([good_domain(hugepages=None)])
+    checks.append(latency_check(None, "host", 40, skip_reason="no isolated CPUs"))
+    report = build_report(checks, "node1")
+    lines = report["table"].splitlines()
+    assert lines[0] == "rt_validate report for node1: FAILED (6 pass, 1 fail, 0 warn, 1 skip)"
+    assert lines[1].split() == ["SUBJECT", "CHECK", "EXPECTED", "OBSERVED", "RESULT"]
+    assert len(lines) == 3 + len(checks)
+    assert any(line.startswith("domain vm1") and line.endswith("FAIL") for line in lines)
+    assert report["passed"] is False
+    assert report["failures"] == ["domain vm1: guest memory is not backed by hugepages; set memory.hugepages "
+                                  "(page_size 2M or 1G) and allocate pages with realtime.virt.hugepages"]
+    assert build_report([], "n")["passed"] is True
