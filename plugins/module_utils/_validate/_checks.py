@@ -42,7 +42,10 @@ def domain_checks(domains, names=None, require_hugepages=True, require_pinning=T
     """Checks of every real-time domain in ``domains`` (libvirt_rt_domain_info).
 
     A domain is checked when its XML has ``<vcpusched>`` or it is named in
-    ``names``; with ``names`` given, only those.
+    ``names``; with ``names`` given, only those.  Without ``names``, a
+    real-time domain that is only defined (not running) is reported as
+    skipped: nothing runs whose scheduling could be checked.  A named one
+    that is not running fails.
     """
     names = list(names or [])
     by_name = dict((dom.get("name"), dom) for dom in domains or [])
@@ -55,6 +58,11 @@ def domain_checks(domains, names=None, require_hugepages=True, require_pinning=T
         if names and dom.get("name") not in names:
             continue
         if not names and not dom.get("realtime"):
+            continue
+        if not names and not dom.get("running"):
+            checks.append(check("domain %s" % dom.get("name"), "running", "running", "shut off (defined only)", "skip",
+                                "domain %s is defined but not running; its tuning is checked once it runs"
+                                % dom.get("name")))
             continue
         checks.extend(_one_domain(dom, require_hugepages, require_pinning))
     return checks

@@ -119,6 +119,15 @@ def test_named_domains_must_exist_run_and_be_realtime():
                                 "domain plain/real-time vCPUs": "fail"}
 
 
+def test_unnamed_defined_only_domain_is_skipped_not_failed():
+    checks = domain_checks([good_domain(running=False), good_domain(name="vm2")])
+    found = statuses(checks)
+    assert found["domain vm1/running"] == "skip"
+    assert [c for c in checks if c["subject"] == "domain vm1"] == [c for c in checks if c["status"] == "skip"]
+    assert "fail" not in found.values()
+    assert any(key.startswith("domain vm2/") and value == "pass" for key, value in found.items())
+
+
 def test_report_table_and_failures():
     checks = domain_checks([good_domain(hugepages=None)])
     checks.append(latency_check(None, "host", 40, skip_reason="no isolated CPUs"))
