@@ -33,6 +33,7 @@ UNITS_KIB = {"k": 1, "m": 1024, "g": 1024 * 1024}
 CPU_MODES = ("host-passthrough", "host-model", "maximum", "custom")
 FEATURE_POLICIES = ("force", "require", "optional", "disable", "forbid")
 NUMATUNE_MODES = ("strict", "preferred", "interleave", "restrictive")
+CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 DISK_PREFIX = {"virtio": "vd", "scsi": "sd", "sata": "sd", "usb": "sd", "ide": "hd"}
 
 
@@ -94,6 +95,9 @@ def build_plan(params, host, base_root=None):
     name = params["name"]
     if not name or "/" in name:
         raise InputError("name", name, "a domain name must be non-empty and contain no '/'")
+    if CONTROL.search(name):
+        raise InputError("name", name, "a domain name cannot hold a control character (newline, tab, NUL...); "
+                         "libvirt refuses or mangles it", "rename the domain with printable characters only")
 
     base_vcpus, base_memory = vcpus_of_base(base_root)
     vcpus = params.get("vcpus") if params.get("vcpus") is not None else base_vcpus
@@ -142,6 +146,10 @@ def build_plan(params, host, base_root=None):
         features.append((fname, policy))
     topology = cpu.get("topology")
     if topology:
+        for key in ("sockets", "cores", "threads"):
+            if topology.get(key) is not None and topology.get(key) < 1:
+                raise InputError("cpu.topology.%s" % key, topology.get(key), "must be at least 1",
+                                 "give sockets, cores and threads whose product is vcpus (%d)" % vcpus)
         sockets, cores, threads = (int(topology.get(k) or 1) for k in ("sockets", "cores", "threads"))
         if sockets * cores * threads != vcpus:
             raise InputError("cpu.topology", topology, "sockets x cores x threads = %d but vcpus is %d" % (sockets * cores * threads, vcpus))
@@ -205,6 +213,7 @@ def build_plan(params, host, base_root=None):
         nodeset = None
         if hugepages.get("nodeset") not in (None, ""):
             nodeset = _cpus("memory.hugepages.nodeset", hugepages.get("nodeset"))
+            _check_nodes("memory.hugepages.nodeset", hugepages.get("nodeset"), nodeset, host.get("numa_nodes"))
         plan["hugepages"] = {"size_kib": size, "nodeset": nodeset}
     locked = memory.get("locked")
     if locked is None:
@@ -252,7 +261,8 @@ def _check_online(option, value, cpus, online, what):
     offline = [c for c in cpus if c not in online]
     if offline:
         raise InputError(option, value, "%s would run on host CPU(s) %s, which are not online (online: %s)"
-                         % (what, format_cpuset(offline), format_cpuset(online) or "none"))
+                         % (what, format_cpuset(offline), format_cpuset(online) or "none"),
+                         "use online host CPUs only")
 
 
 def _check_nodes(option, value, nodes, numa_nodes):
@@ -260,7 +270,8 @@ def _check_nodes(option, value, nodes, numa_nodes):
         return
     missing = [n for n in nodes if n not in numa_nodes]
     if missing:
-        raise InputError(option, value, "the host has no NUMA node %s (nodes: %s)" % (format_cpuset(missing), format_cpuset(sorted(numa_nodes)) or "none"))
+        raise InputError(option, value, "the host has no NUMA node %s (nodes: %s)" % (format_cpuset(missing), format_cpuset(sorted(numa_nodes)) or "none"),
+                         "name only nodes listed under /sys/devices/system/node")
 
 
 def _numa(numa, plan, numa_nodes):
@@ -319,6 +330,7 @@ def _numa(numa, plan, numa_nodes):
 def _disks(disks):
     result = []
     counters = {}
+    targets = set()
     for index, disk in enumerate(disks):
         if not disk.get("path"):
             raise InputError("disks[%d].path" % index, disk.get("path"), "is required")
@@ -331,6 +343,10 @@ def _disks(disks):
             number = counters.get(prefix, 0)
             target = prefix + "abcdefghijklmnopqrstuvwxyz"[number]
         counters[prefix] = counters.get(prefix, 0) + 1
+        if target in targets:
+            raise InputError("disks[%d].target" % index, target, "the target device name is used twice",
+                             "give every disk its own target (vda, vdb...) or leave target unset")
+        targets.add(target)
         result.append({"path": disk["path"], "bus": bus, "format": disk.get("format") or "raw", "target": target,
                        "device": disk.get("device") or "disk"})
     return result

@@ -1,0 +1,218 @@
+#!/usr/bin/env python
+# -*- coding: utf-8 -*-
+# Copyright: realtime.virt contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""What the collection can change on this host, as one comparable snapshot.
+
+Used by the reliability targets to prove that check mode, bad input and
+faults leave the host alone, and to put the host back afterwards.
+
+  host_state.py snapshot OUT.json      write a snapshot
+  host_state.py compare A.json B.json  exit 1 and print the differences
+  host_state.py save DIR               keep what restore needs in DIR
+  host_state.py restore DIR            put files, sysctls and pools back, remove new domains
+  host_state.py reset                  make the host look untuned (a "fresh" host)
+
+The snapshot holds the sysctls the roles set, the hugepage pools (global
+and per NUMA node), the hugetlbfs mounts, every file under /etc (and the
+boot scripts and markers) that a role manages, and libvirt's domain list
+with each domain's state and inactive XML.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import glob
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+SYSCTLS = ("kernel/sched_rt_runtime_us", "kernel/sched_rt_period_us", "vm/nr_hugepages", "vm/nr_overcommit_hugepages")
+FILES = (
+    "/etc/sysctl.d/60-realtime-virt.conf",
+    "/etc/default/grub.d/60-realtime-virt.cfg",
+    "/etc/modprobe.d/realtime-virt-kvm.conf",
+    "/etc/tuned/realtime-virtual-host-variables.conf",
+    "/etc/tuned/active_profile",
+    "/etc/default/irqbalance",
+    "/etc/fstab",
+    "/boot/grub/grub.cfg",
+)
+GLOBS = (
+    "/etc/realtime-virt/*",
+    "/etc/modules-load.d/realtime-virt*",
+    "/etc/systemd/system/realtime-virt*",
+    "/usr/local/sbin/realtime-virt*",
+    "/run/realtime-virt/*",
+)
+# files a fresh host does not have (reset removes them; restore brings them back)
+ROLE_OWNED = ("/etc/sysctl.d/60-realtime-virt.conf", "/etc/default/grub.d/60-realtime-virt.cfg",
+              "/etc/modprobe.d/realtime-virt-kvm.conf", "/etc/tuned/realtime-virtual-host-variables.conf") + GLOBS
+URI = "qemu:///system"
+
+
+def _read(path):
+    try:
+        with open(path) as handle:
+            return handle.read().strip()
+    except (IOError, OSError):
+        return None
+
+
+def _paths():
+    paths = set(FILES)
+    for pattern in GLOBS:
+        paths.update(glob.glob(pattern))
+    return sorted(paths)
+
+
+def _pools():
+    pools = {}
+    for path in sorted(glob.glob("/sys/kernel/mm/hugepages/hugepages-*/nr_hugepages")
+                       + glob.glob("/sys/devices/system/node/node*/hugepages/hugepages-*/nr_hugepages")):
+        pools[path] = _read(path)
+    return pools
+
+
+def _virsh(*args):
+    proc = subprocess.run(["virsh", "-c", URI] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, timeout=60, check=False)
+    return proc.returncode, proc.stdout
+
+
+def domains():
+    rc, out = _virsh("list", "--all", "--name")
+    if rc != 0:
+        return {"error": "virsh list failed (is libvirtd running?)"}
+    result = {}
+    for name in [line for line in out.splitlines() if line.strip()]:
+        result[name] = {"state": _virsh("domstate", name)[1].strip(), "inactive_xml": _virsh("dumpxml", "--inactive", name)[1]}
+    return result
+
+
+def snapshot():
+    files = {}
+    for path in _paths():
+        if os.path.isfile(path):
+            with open(path, "rb") as handle:
+                data = handle.read()
+            stat = os.stat(path)
+            files[path] = {"sha256": hashlib.sha256(data).hexdigest(), "mode": oct(stat.st_mode & 0o7777),
+                           "uid": stat.st_uid, "gid": stat.st_gid}
+    mounts = sorted(line.split()[1] + " " + line.split()[3] for line in (_read("/proc/mounts") or "").splitlines()
+                    if line.split()[2:3] == ["hugetlbfs"])
+    return {"sysctl": dict((key, _read("/proc/sys/" + key)) for key in SYSCTLS), "hugepage_pools": _pools(),
+            "hugetlbfs_mounts": mounts, "files": files, "domains": domains()}
+
+
+def compare(before, after):
+    lines = []
+    for section in sorted(set(before) | set(after)):
+        old, new = before.get(section), after.get(section)
+        if isinstance(old, dict) and isinstance(new, dict):
+            for key in sorted(set(old) | set(new)):
+                if old.get(key) != new.get(key):
+                    lines.append("%s %s: %s -> %s" % (section, key, _short(old.get(key)), _short(new.get(key))))
+        elif old != new:
+            lines.append("%s: %s -> %s" % (section, _short(old), _short(new)))
+    return lines
+
+
+def _short(value):
+    text = json.dumps(value, sort_keys=True)
+    return text if len(text) < 160 else text[:157] + "..."
+
+
+def save(directory):
+    os.makedirs(directory, exist_ok=True)
+    saved = {"files": {}, "sysctl": {}, "pools": _pools(), "domains": sorted(domains())}
+    for index, path in enumerate(_paths()):
+        if os.path.isfile(path):
+            copy = os.path.join(directory, "file-%d" % index)
+            shutil.copy2(path, copy)
+            stat = os.stat(path)
+            saved["files"][path] = {"copy": copy, "uid": stat.st_uid, "gid": stat.st_gid}
+    for key in SYSCTLS:
+        saved["sysctl"][key] = _read("/proc/sys/" + key)
+    with open(os.path.join(directory, "saved.json"), "w") as handle:
+        json.dump(saved, handle, indent=1, sort_keys=True)
+
+
+def _write(path, value):
+    try:
+        with open(path, "w") as handle:
+            handle.write(str(value))
+    except (IOError, OSError) as error:
+        sys.stderr.write("restore: %s: %s\n" % (path, error))
+
+
+def restore(directory):
+    with open(os.path.join(directory, "saved.json")) as handle:
+        saved = json.load(handle)
+    for path in _paths():
+        if path not in saved["files"] and os.path.isfile(path):
+            os.unlink(path)
+    for path, item in saved["files"].items():
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        shutil.copy2(item["copy"], path)
+        os.chown(path, item["uid"], item["gid"])
+    # domains a run under test created (not those another test run owns)
+    foreign = os.environ.get("REALTIME_VIRT_FOREIGN_DOMAINS", "")
+    for name in sorted(set(domains()) - set(saved.get("domains", []))):
+        if name != "error" and not (foreign and re.search(foreign, name)):
+            _virsh("destroy", name)
+            _virsh("undefine", "--nvram", name)
+    for key in ("kernel/sched_rt_runtime_us",):
+        _write("/proc/sys/" + key, saved["sysctl"][key])
+    # per-node pools first, then the global ones (the global file sums the nodes)
+    for path, value in sorted(saved["pools"].items(), key=lambda item: "/node/" not in item[0]):
+        if value is not None and _read(path) != value:
+            _write(path, value)
+
+
+def reset():
+    """A host the roles have never seen: no role files, throttling on, no pages."""
+    for pattern in ROLE_OWNED:
+        for path in glob.glob(pattern):
+            if os.path.isfile(path):
+                os.unlink(path)
+    _write("/proc/sys/kernel/sched_rt_runtime_us", "950000")
+    for path in glob.glob("/sys/devices/system/node/node*/hugepages/hugepages-2048kB/nr_hugepages"):
+        _write(path, "0")
+
+
+def main(argv):
+    if len(argv) < 2:
+        sys.stderr.write(__doc__)
+        return 2
+    verb = argv[1]
+    if verb == "snapshot":
+        with open(argv[2], "w") as handle:
+            json.dump(snapshot(), handle, indent=1, sort_keys=True)
+        return 0
+    if verb == "compare":
+        with open(argv[2]) as one, open(argv[3]) as two:
+            lines = compare(json.load(one), json.load(two))
+        print("\n".join(lines) if lines else "identical")
+        return 1 if lines else 0
+    if verb == "save":
+        save(argv[2])
+        return 0
+    if verb == "restore":
+        restore(argv[2])
+        return 0
+    if verb == "reset":
+        reset()
+        return 0
+    sys.stderr.write(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,476 @@
+# -*- coding: utf-8 -*-
+# Copyright: realtime.virt contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The bad-input catalogue: one table, every module and role entry point.
+
+Each row gives an entry point, the bad input and the words the failure
+message must hold: the option, the value (where the message can carry it)
+and the fix.  Modules run their real ``main()`` in-process against a fake
+libvirt or a fixture /sys tree; a row passes only when
+
+* the module fails through ``fail_json`` (no exception escapes ``main()``),
+* the message holds every expected word,
+* nothing was written: libvirt was never even opened, the fixture tree is
+  byte for byte the same, the fake kernel logged no write, no state file.
+
+Role entry points go through the role's ``meta/argument_specs.yml`` (the
+check ``include_role`` runs before the first task) or through the plan
+filter the role calls before its first change.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import collections
+import contextlib
+import copy
+import hashlib
+import json
+import os
+import sys
+
+import pytest
+import yaml
+
+from ansible.errors import AnsibleFilterError
+from ansible.module_utils import basic
+from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+sys.path.insert(0, os.path.join(HERE, "module_utils", "fixtures"))
+sys.path.insert(0, os.path.join(HERE, "module_utils", "fixtures", "qat"))
+
+import qat_trees  # noqa: E402  pylint: disable=wrong-import-position
+import rt_node_trees  # noqa: E402  pylint: disable=wrong-import-position
+from pci_tree import FakeKernel  # noqa: E402  pylint: disable=wrong-import-position
+
+from ansible_collections.realtime.virt.plugins.filter.cpuset import FilterModule as CpusetFilters  # noqa: E402
+from ansible_collections.realtime.virt.plugins.filter.hugepages import FilterModule as HugepageFilters  # noqa: E402
+from ansible_collections.realtime.virt.plugins.filter.qat import FilterModule as QatFilters  # noqa: E402
+from ansible_collections.realtime.virt.plugins.filter.rt_host import FilterModule as HostFilters  # noqa: E402
+from ansible_collections.realtime.virt.plugins.module_utils._facts.node import gather_node_facts  # noqa: E402
+from ansible_collections.realtime.virt.plugins.module_utils._sriov import state as sriov_state  # noqa: E402
+from ansible_collections.realtime.virt.plugins.module_utils._sysfs import HostReader  # noqa: E402
+from ansible_collections.realtime.virt.plugins.modules import hugepages_alloc, qat_vf_info  # noqa: E402
+from ansible_collections.realtime.virt.plugins.modules import rt_node_facts, sriov_vfs  # noqa: E402
+
+try:
+    import libvirt
+    from lxml import etree
+    from ansible_collections.realtime.virt.plugins.module_utils._libvirt import _domain  # noqa: E402
+    from ansible_collections.realtime.virt.plugins.module_utils._libvirt._errors import InputError  # noqa: E402
+    from ansible_collections.realtime.virt.plugins.module_utils._libvirt._render import render, to_text  # noqa: E402
+    from ansible_collections.realtime.virt.plugins.module_utils._libvirt._spec import build_plan  # noqa: E402
+    from ansible_collections.realtime.virt.plugins.modules import libvirt_rt_domain  # noqa: E402
+except ImportError:  # pragma: no cover - the libvirt rows are skipped then
+    libvirt = None
+
+try:
+    from ansible.module_utils.testing import patch_module_args
+except ImportError:  # ansible-core before 2.19
+    @contextlib.contextmanager
+    def patch_module_args(args=None):
+        old = basic._ANSIBLE_ARGS
+        basic._ANSIBLE_ARGS = json.dumps({"ANSIBLE_MODULE_ARGS": args or {}}).encode()
+        try:
+            yield
+        finally:
+            basic._ANSIBLE_ARGS = old
+
+FILTERS = {}
+for _filters in (CpusetFilters, HugepageFilters, QatFilters, HostFilters):
+    FILTERS.update(_filters().filters())
+
+Case = collections.namedtuple("Case", "id entry args expect")
+TRACEBACK_WORDS = ("Traceback", "Exception", "Error:", "KeyError", "TypeError", "AttributeError", "NoneType")
+
+# A domain the module accepts on the fixture host (CPUs 0-3, node 0, 2M pages).
+DOMAIN = {"name": "rtv-bad", "uri": "qemu:///system", "state": "present", "domain_type": "qemu", "memory_mib": 64,
+          "vcpus": 2, "cpu": {"mode": "maximum", "pinning": [{"vcpu": 0, "cpuset": "1"}, {"vcpu": 1, "cpuset": "2"}]},
+          "realtime": {"mask": "0"}, "memory": {"locked": False}, "rng": {}}
+
+# Role variables the roles accept (what the demo inventory sets).
+ROLE_VARS = {
+    "rt_host": {"rt_host_isolated_cpus": "auto", "rt_host_reboot": "never"},
+    "hugepages": {"hugepages_pages": [{"size": "2M", "count": 128, "node": 0}]},
+    "qat": {"qat_numvfs": "max"},
+}
+
+CASES = [
+    # ---- libvirt_rt_domain: wrong types, ranges, syntax (AnsibleModule and the plan) -------------
+    Case("dom-vcpus-not-int", "libvirt_rt_domain", {"vcpus": "two"}, ["vcpus", "int"]),
+    Case("dom-memory-not-int", "libvirt_rt_domain", {"memory_mib": "lots"}, ["memory_mib", "int"]),
+    Case("dom-vcpus-zero", "libvirt_rt_domain", {"vcpus": 0}, ["vcpus=0", "at least 1"]),
+    Case("dom-vcpus-negative", "libvirt_rt_domain", {"vcpus": -2}, ["vcpus=-2", "at least 1"]),
+    Case("dom-memory-zero", "libvirt_rt_domain", {"memory_mib": 0}, ["memory_mib=0", "at least 1"]),
+    Case("dom-state-unknown", "libvirt_rt_domain", {"state": "started"}, ["state", "started", "present, running, stopped, absent"]),
+    Case("dom-type-unknown", "libvirt_rt_domain", {"domain_type": "xen"}, ["domain_type", "xen", "kvm, qemu"]),
+    Case("dom-unknown-option", "libvirt_rt_domain", {"vpcus": 2}, ["vpcus", "Supported parameters"]),
+    Case("dom-name-missing", "libvirt_rt_domain", {"name": None}, ["name"]),
+    Case("dom-name-empty", "libvirt_rt_domain", {"name": ""}, ["name=''", "non-empty"]),
+    Case("dom-name-slash", "libvirt_rt_domain", {"name": "a/b"}, ["name='a/b'", "no '/'"]),
+    Case("dom-name-newline", "libvirt_rt_domain", {"name": "rt\nvm"}, ["name='rt\\nvm'", "control character", "rename"]),
+    Case("dom-name-tab", "libvirt_rt_domain", {"name": "rt\tvm"}, ["name='rt\\tvm'", "control character"]),
+    Case("dom-mask-out-of-range", "libvirt_rt_domain", {"realtime": {"mask": "0-5"}}, ["realtime.mask='0-5'", "highest allowed id 1"]),
+    Case("dom-mask-garbage", "libvirt_rt_domain", {"realtime": {"mask": "zero"}}, ["realtime.mask='zero'", "expected N, N-M or ^N"]),
+    Case("dom-mask-reversed", "libvirt_rt_domain", {"realtime": {"mask": "1-0"}}, ["realtime.mask='1-0'", "greater than its end"]),
+    Case("dom-mask-double-comma", "libvirt_rt_domain", {"realtime": {"mask": "0,,1"}}, ["realtime.mask='0,,1'", "empty token"]),
+    Case("dom-mask-excludes-all", "libvirt_rt_domain", {"realtime": {"mask": "^0,^1"}}, ["realtime.mask='^0,^1'", "selects no vCPU", "mask"]),
+    Case("dom-mask-unpinned", "libvirt_rt_domain", {"realtime": {"mask": "0-1"}, "cpu": {"pinning": [{"vcpu": 0, "cpuset": "1"}]}},
+         ["realtime.mask='0-1'", "not pinned", "cpu.pinning"]),
+    Case("dom-priority-zero", "libvirt_rt_domain", {"realtime": {"priority": 0}}, ["realtime.priority=0", "1 to 99"]),
+    Case("dom-priority-100", "libvirt_rt_domain", {"realtime": {"priority": 100}}, ["realtime.priority=100", "1 to 99"]),
+    Case("dom-priority-not-int", "libvirt_rt_domain", {"realtime": {"priority": "high"}}, ["priority", "int"]),
+    Case("dom-scheduler-unknown", "libvirt_rt_domain", {"realtime": {"scheduler": "deadline"}}, ["scheduler", "deadline", "fifo, rr"]),
+    Case("dom-pin-cpuset-offline", "libvirt_rt_domain", {"cpu": {"pinning": [{"vcpu": 0, "cpuset": "9"}, {"vcpu": 1, "cpuset": "2"}]}},
+         ["cpu.pinning[0].cpuset='9'", "not online", "online: 0-3"]),
+    Case("dom-pin-cpuset-malformed", "libvirt_rt_domain", {"cpu": {"pinning": [{"vcpu": 0, "cpuset": "1-"}, {"vcpu": 1, "cpuset": "2"}]}},
+         ["cpu.pinning[0].cpuset='1-'", "expected N, N-M"]),
+    Case("dom-pin-cpuset-negative", "libvirt_rt_domain", {"cpu": {"pinning": [{"vcpu": 0, "cpuset": "-1"}, {"vcpu": 1, "cpuset": "2"}]}},
+         ["cpu.pinning[0].cpuset='-1'", "cannot be negative"]),
+    Case("dom-pin-cpuset-exclusion", "libvirt_rt_domain", {"cpu": {"pinning": [{"vcpu": 0, "cpuset": "^1"}, {"vcpu": 1, "cpuset": "2"}]}},
+         ["cpu.pinning[0].cpuset='^1'", "not allowed here"]),
+    Case("dom-pin-vcpu-missing-vcpu", "libvirt_rt_domain", {"cpu": {"pinning": [{"vcpu": 5, "cpuset": "1"}]}, "realtime": None},
+         ["cpu.pinning[0].vcpu=5", "vCPUs 0-1"]),
+    Case("dom-pin-twice", "libvirt_rt_domain", {"cpu": {"pinning": [{"vcpu": 0, "cpuset": "1"}, {"vcpu": 0, "cpuset": "2"}]}},
+         ["cpu.pinning[1].vcpu=0", "pinned twice"]),
+    Case("dom-pin-required-cpuset", "libvirt_rt_domain", {"cpu": {"pinning": [{"vcpu": 0}]}}, ["cpuset", "pinning"]),
+    Case("dom-emulator-offline", "libvirt_rt_domain", {"cpu": {"emulator_cpuset": "4-7"}},
+         ["cpu.emulator_cpuset='4-7'", "not online"]),
+    Case("dom-cpu-mode-unknown", "libvirt_rt_domain", {"cpu": {"mode": "host"}}, ["mode", "host", "host-passthrough"]),
+    Case("dom-custom-without-model", "libvirt_rt_domain", {"cpu": {"mode": "custom"}}, ["cpu.model=None", "cpu.mode is custom"]),
+    Case("dom-feature-bad-name", "libvirt_rt_domain", {"cpu": {"features": [{"name": "vmx<x>"}]}},
+         ["cpu.features[0].name='vmx<x>'", "not a CPU feature name"]),
+    Case("dom-feature-twice", "libvirt_rt_domain", {"cpu": {"features": [{"name": "vmx"}, {"name": "vmx"}]}},
+         ["cpu.features[1].name='vmx'", "listed twice"]),
+    Case("dom-topology-mismatch", "libvirt_rt_domain", {"cpu": {"topology": {"sockets": 2, "cores": 2}}},
+         ["cpu.topology", "sockets x cores x threads = 4 but vcpus is 2"]),
+    Case("dom-topology-negative", "libvirt_rt_domain", {"cpu": {"topology": {"sockets": -1, "cores": -2}}},
+         ["cpu.topology.sockets=-1", "at least 1"]),
+    Case("dom-topology-zero", "libvirt_rt_domain", {"cpu": {"topology": {"sockets": 0, "cores": 2}}},
+         ["cpu.topology.sockets=0", "at least 1"]),
+    Case("dom-page-size-unknown", "libvirt_rt_domain", {"memory": {"hugepages": {"page_size": "16M"}}},
+         ["memory.hugepages.page_size='16M'", "no 16384 KiB hugepages", "/sys/kernel/mm/hugepages"]),
+    Case("dom-page-size-garbage", "libvirt_rt_domain", {"memory": {"hugepages": {"page_size": "big"}}},
+         ["memory.hugepages.page_size='big'", "use 2M or 1G"]),
+    Case("dom-memory-not-page-multiple", "libvirt_rt_domain", {"memory_mib": 65, "memory": {"hugepages": {"page_size": "2M"}}},
+         ["memory_mib=65", "whole number of 2048 KiB hugepages"]),
+    Case("dom-hugepage-nodeset-missing-node", "libvirt_rt_domain", {"memory": {"hugepages": {"page_size": "2M", "nodeset": "3"}}},
+         ["memory.hugepages.nodeset='3'", "no NUMA node 3"]),
+    Case("dom-numatune-mode", "libvirt_rt_domain", {"memory": {"numatune": {"mode": "strictest", "nodeset": "0"}}},
+         ["mode", "strictest", "strict, preferred"]),
+    Case("dom-numatune-node-missing", "libvirt_rt_domain", {"memory": {"numatune": {"nodeset": "1"}}},
+         ["memory.numatune.nodeset='1'", "no NUMA node 1"]),
+    Case("dom-numa-cells-sum", "libvirt_rt_domain", {"cpu": {"numa": {"cells": [{"cpus": "0-1", "memory_mib": 32}]}}},
+         ["cpu.numa.cells", "adds up to 32 MiB, memory_mib is 64"]),
+    Case("dom-numa-both", "libvirt_rt_domain", {"cpu": {"numa": {"passthrough": True, "cells": [{"cpus": "0-1", "memory_mib": 64}]}}},
+         ["cpu.numa", "mutually exclusive"]),
+    Case("dom-rng-profile-unknown", "libvirt_rt_domain", {"rng": {"profile": "vmware"}},
+         ["rng.profile='vmware'", "openstack, ovirt", "rng_profiles"]),
+    Case("dom-rng-profile-bad-keys", "libvirt_rt_domain", {"rng": {"profile": "mine"}, "rng_profiles": {"mine": {"speed": 1}}},
+         ["rng_profiles.mine", "speed", "backend, rate and model"]),
+    Case("dom-rng-profile-not-dict", "libvirt_rt_domain", {"rng": {"profile": "mine"}, "rng_profiles": {"mine": "fast"}},
+         ["rng_profiles.mine='fast'", "mapping"]),
+    Case("dom-rng-backend-not-dev", "libvirt_rt_domain", {"rng": {"backend": "/etc/passwd"}},
+         ["rng.backend='/etc/passwd'", "/dev/urandom"]),
+    Case("dom-rng-backend-absent", "libvirt_rt_domain", {"rng": {"backend": "/dev/hwrng"}},
+         ["rng.backend='/dev/hwrng'", "no such device", "/dev/urandom"]),
+    Case("dom-rng-rate-negative", "libvirt_rt_domain", {"rng": {"rate": {"bytes": -5}}}, ["rng.rate", "-5", "greater than 0"]),
+    Case("dom-rng-rate-no-bytes", "libvirt_rt_domain", {"rng": {"rate": {"period": 100}}}, ["bytes", "rate"]),
+    Case("dom-rng-model-unknown", "libvirt_rt_domain", {"rng": {"model": "egd"}}, ["model", "egd", "virtio"]),
+    Case("dom-hostdev-not-pci", "libvirt_rt_domain", {"hostdevs": ["0000:zz:00.1"]},
+         ["hostdevs[0]='0000:zz:00.1'", "DDDD:BB:SS.F"]),
+    Case("dom-hostdev-eth", "libvirt_rt_domain", {"hostdevs": ["eth0"]}, ["hostdevs[0]='eth0'", "DDDD:BB:SS.F"]),
+    Case("dom-hostdev-function-8", "libvirt_rt_domain", {"hostdevs": ["0000:6b:00.8"]}, ["hostdevs[0]='0000:6b:00.8'", "DDDD:BB:SS.F"]),
+    Case("dom-hostdev-slot-high", "libvirt_rt_domain", {"hostdevs": ["0000:6b:20.1"]}, ["hostdevs[0]='0000:6b:20.1'", "above 0x1f"]),
+    Case("dom-hostdev-shell", "libvirt_rt_domain", {"hostdevs": ["$(reboot)"]}, ["hostdevs[0]='$(reboot)'", "DDDD:BB:SS.F"]),
+    Case("dom-hostdev-twice", "libvirt_rt_domain", {"hostdevs": ["0000:6b:00.1", "6b:00.1"]},
+         ["hostdevs[1]='6b:00.1'", "listed twice"]),
+    Case("dom-mac-bad", "libvirt_rt_domain", {"interfaces": [{"network": "default", "mac": "52:54:00:zz:00:01"}]},
+         ["interfaces[0].mac='52:54:00:zz:00:01'", "xx:xx:xx:xx:xx:xx"]),
+    Case("dom-interface-both", "libvirt_rt_domain", {"interfaces": [{"network": "default", "bridge": "br0"}]},
+         ["interfaces[0]", "exactly one of network or bridge"]),
+    Case("dom-disk-bus", "libvirt_rt_domain", {"disks": [{"path": "/var/lib/x.img", "bus": "nvme"}]}, ["bus", "nvme", "virtio"]),
+    Case("dom-disk-target-twice", "libvirt_rt_domain", {"disks": [{"path": "/a.img", "target": "vda"}, {"path": "/b.img", "target": "vda"}]},
+         ["disks[1].target='vda'", "used twice"]),
+    Case("dom-boot-no-kernel", "libvirt_rt_domain", {"boot": {"cmdline": "quiet"}}, ["kernel", "boot"]),
+    Case("dom-base-xml-broken", "libvirt_rt_domain", {"base_xml": "<domain><name>x</domain>"}, ["base_xml", "not well-formed XML"]),
+    Case("dom-base-xml-not-domain", "libvirt_rt_domain", {"base_xml": "<network/>"}, ["base_xml='<network>'", "root element must be <domain>"]),
+
+    # ---- hugepages_alloc ------------------------------------------------------------------------
+    Case("hp-size-unknown", "hugepages_alloc", {"pages": [{"size": "16M", "count": 4}]}, ["pages[0].size='16M'", "Fix: choose one of 2M, 1G"]),
+    Case("hp-size-garbage", "hugepages_alloc", {"pages": [{"size": "huge", "count": 4}]}, ["pages[0].size='huge'", "write 2M or 1G"]),
+    Case("hp-count-negative", "hugepages_alloc", {"pages": [{"size": "2M", "count": -1}]}, ["pages[0].count=-1", ">= 0"]),
+    Case("hp-count-not-int", "hugepages_alloc", {"pages": [{"size": "2M", "count": "many"}]}, ["count", "int"]),
+    Case("hp-node-missing", "hugepages_alloc", {"pages": [{"size": "2M", "count": 4, "node": 3}]}, ["pages[0]", "node 3", "Fix:"]),
+    Case("hp-over-memory", "hugepages_alloc", {"pages": [{"size": "1G", "count": 9000, "node": 0}]},
+         ["pages='9000 x 1G'", "8192 MiB", "Fix: lower the counts"]),
+    Case("hp-twice", "hugepages_alloc", {"pages": [{"size": "2M", "count": 4, "node": 0}, {"size": "2M", "count": 8, "node": 0}]},
+         ["pages[1]", "already requested by pages[0]", "Fix:"]),
+    Case("hp-node-and-global", "hugepages_alloc", {"pages": [{"size": "2M", "count": 4, "node": 0}, {"size": "2M", "count": 8}]},
+         ["pages[1]", "both per NUMA node and without a node", "Fix:"]),
+    Case("hp-missing-pages", "hugepages_alloc", {"pages": None}, ["pages"]),
+    Case("hp-missing-size", "hugepages_alloc", {"pages": [{"count": 4}]}, ["size", "pages"]),
+    Case("hp-retries-negative", "hugepages_alloc", {"retries": -1}, ["retries=-1", ">= 0"]),
+    Case("hp-delay-not-float", "hugepages_alloc", {"delay": "soon"}, ["delay", "float"]),
+
+    # ---- sriov_vfs ------------------------------------------------------------------------------
+    Case("vf-pf-not-pci", "sriov_vfs", {"pf": "6b:00"}, ["pf='6b:00'", "lspci -D"]),
+    Case("vf-pf-shell", "sriov_vfs", {"pf": "0000:6b:00.0; reboot"}, ["pf='0000:6b:00.0; reboot'", "lspci -D"]),
+    Case("vf-pf-absent", "sriov_vfs", {"pf": "0000:6c:00.0"}, ["0000:6c:00.0", "does not exist", "lspci -D"]),
+    Case("vf-count-word", "sriov_vfs", {"count": "lots"}, ["count='lots'", "'max'"]),
+    Case("vf-count-negative", "sriov_vfs", {"count": "-3"}, ["count=-3", "negative"]),
+    Case("vf-count-over-total", "sriov_vfs", {"count": "17"}, ["17", "sriov_totalvfs", "16"]),
+    Case("vf-driver-bad-name", "sriov_vfs", {"driver": "vfio pci"}, ["driver='vfio pci'", "/sys/bus/pci/drivers"]),
+    Case("vf-driver-not-loaded", "sriov_vfs", {"driver": "igb_uio"}, ["igb_uio", "not loaded"]),
+    Case("vf-missing-count", "sriov_vfs", {"count": None}, ["count"]),
+
+    # ---- read-only modules ------------------------------------------------------------------------
+    Case("facts-root-missing", "rt_node_facts", {"root": "/nonexistent/rt"}, ["root='/nonexistent/rt'", "not a directory", "default '/'"]),
+    Case("facts-unknown-option", "rt_node_facts", {"rooot": "/"}, ["rooot", "Supported parameters"]),
+    Case("qat-root-missing", "qat_vf_info", {"root": "/nonexistent/qat"}, ["root='/nonexistent/qat'", "not a directory", "give the directory"]),
+    Case("qat-unknown-option", "qat_vf_info", {"pf": "0000:6b:00.0"}, ["pf", "Supported parameters"]),
+
+    # ---- role argument specs ----------------------------------------------------------------------
+    Case("role-rt_host-reboot-choice", "role:rt_host", {"rt_host_reboot": "sometimes"}, ["rt_host_reboot", "sometimes", "never, auto, force"]),
+    Case("role-rt_host-runtime-type", "role:rt_host", {"rt_host_sched_rt_runtime_us": "off"}, ["rt_host_sched_rt_runtime_us", "int"]),
+    Case("role-rt_host-iommu-type", "role:rt_host", {"rt_host_iommu": "maybe"}, ["rt_host_iommu", "bool"]),
+    Case("role-rt_host-extra-type", "role:rt_host", {"rt_host_kernel_args_extra": {"a": 1}}, ["rt_host_kernel_args_extra", "list"]),
+    Case("role-rt_host-timeout-type", "role:rt_host", {"rt_host_reboot_timeout": "long"}, ["rt_host_reboot_timeout", "int"]),
+    Case("role-hugepages-count-type", "role:hugepages", {"hugepages_pages": [{"size": "2M", "count": "many"}]}, ["count", "int"]),
+    Case("role-hugepages-size-missing", "role:hugepages", {"hugepages_pages": [{"count": 4}]}, ["size", "hugepages_pages"]),
+    Case("role-hugepages-unknown-key", "role:hugepages", {"hugepages_pages": [{"size": "2M", "count": 4, "nodes": 0}]}, ["nodes"]),
+    Case("role-hugepages-pages-type", "role:hugepages", {"hugepages_pages": "128x2M"}, ["hugepages_pages", "dict"]),
+    Case("role-hugepages-retries-type", "role:hugepages", {"hugepages_retries": "often"}, ["hugepages_retries", "int"]),
+    Case("role-qat-services-choice", "role:qat", {"qat_services": "crypto"}, ["qat_services", "crypto", "sym;asym"]),
+    Case("role-qat-pfs-type", "role:qat", {"qat_pfs": {"pf": 1}}, ["qat_pfs", "list"]),
+    Case("role-qat-numvfs-per-pf-type", "role:qat", {"qat_numvfs_per_pf": ["0000:6b:00.0"]}, ["qat_numvfs_per_pf", "dict"]),
+
+    # ---- plan filters the roles run before their first change ------------------------------------
+    Case("plan-isolated-garbage", "filter:rt_cpu_plan", {"isolated_cpus": "1-x"}, ["rt_host_isolated_cpus='1-x'", "Fix: write a CPU set"]),
+    Case("plan-isolated-offline", "filter:rt_cpu_plan", {"isolated_cpus": "1-9"}, ["rt_host_isolated_cpus='1-9'", "not online", "Fix:"]),
+    Case("plan-isolated-all", "filter:rt_cpu_plan", {"isolated_cpus": "0-1"}, ["rt_host_isolated_cpus='0-1'", "leaving none", "Fix:"]),
+    Case("plan-isolated-reversed", "filter:rt_cpu_plan", {"isolated_cpus": "1-0"}, ["rt_host_isolated_cpus='1-0'", "Fix:"]),
+    Case("plan-isolated-shell", "filter:rt_cpu_plan", {"isolated_cpus": "$(reboot)"}, ["rt_host_isolated_cpus='$(reboot)'", "Fix:"]),
+    Case("plan-kernel-extra-type", "filter:rt_kernel_args", {"extra": {"quiet": True}}, ["quiet", "not a list", "Fix:"]),
+    Case("plan-kernel-extra-newline", "filter:rt_kernel_args", {"extra": ["quiet\nreboot"]}, ["quiet\\nreboot", "Fix:"]),
+    Case("plan-kernel-extra-quote", "filter:rt_kernel_args", {"extra": ["a='b c'"]}, ["a='b c'", "Fix:"]),
+    Case("plan-hugepages-over-memory", "filter:hugepages_plan", {"pages": [{"size": "2M", "count": 10 ** 7, "node": 0}]},
+         ["hugepages_pages='10000000 x 2M'", "Fix: lower the counts"]),
+    Case("plan-hugepages-not-list", "filter:hugepages_plan", {"pages": "2M:128"}, ["hugepages_pages='2M:128'", "not a list", "Fix:"]),
+    Case("plan-hugepages-default-unknown", "filter:hugepages_plan", {"pages": [], "default_size": "3M"},
+         ["hugepages_default_size='3M'", "Fix:"]),
+    Case("plan-qat-domain-twice", "filter:qat_vf_select", {"requests": [{"domain": "a", "count": 1}, {"domain": "a", "count": 1}]},
+         ["'a'", "requested twice", "one request per domain"]),
+    Case("plan-qat-count-negative", "filter:qat_vf_select", {"requests": [{"domain": "a", "count": -1}]}, ["count=-1", "0 or more"]),
+    Case("plan-qat-too-many", "filter:qat_vf_select", {"requests": [{"domain": "a", "count": 5}]}, ["'a'", "5"]),
+    Case("plan-qat-bad-vf-address", "filter:qat_vf_select", {"vfs": [{"pci_address": "nope", "numa_node": 0}], "requests": []},
+         ["'nope'", "0000:6b:00.1"]),
+    Case("plan-cpuset-list-garbage", "filter:cpuset_list", {"value": "0-3,x"}, ["'0-3,x'", "'x'", "Use ids, ranges"]),
+    Case("plan-cpuset-string-negative", "filter:cpuset_string", {"value": [0, -1]}, ["-1", "non-negative"]),
+]
+
+
+def _merge(base, changes):
+    result = copy.deepcopy(base)
+    for key, value in changes.items():
+        if isinstance(value, dict) and isinstance(result.get(key), dict):
+            result[key] = _merge(result[key], value)
+        elif value is None:
+            result.pop(key, None)
+        else:
+            result[key] = value
+    return result
+
+
+def _tree_digest(root):
+    digest = hashlib.sha256()
+    for top, dirs, files in os.walk(root):
+        dirs.sort()
+        for name in sorted(files):
+            path = os.path.join(top, name)
+            digest.update(path.encode())
+            if not os.path.islink(path):
+                with open(path, "rb") as handle:
+                    digest.update(handle.read())
+    return digest.hexdigest()
+
+
+class ModuleExit(Exception):
+    def __init__(self, result, failed):
+        super(ModuleExit, self).__init__(result)
+        self.result = result
+        self.failed = failed
+
+
+@pytest.fixture
+def exits(monkeypatch):
+    def exit_json(self, **kwargs):
+        raise ModuleExit(kwargs, False)
+
+    def fail_json(self, **kwargs):
+        raise ModuleExit(kwargs, True)
+
+    monkeypatch.setattr(basic.AnsibleModule, "exit_json", exit_json)
+    monkeypatch.setattr(basic.AnsibleModule, "fail_json", fail_json)
+    monkeypatch.setattr(basic.AnsibleModule, "warn", lambda self, text: None)
+
+
+def _run_main(main, params):
+    """Run ``main()``; return (result, failed). Any other exception fails the test with its traceback."""
+    with patch_module_args(params):
+        try:
+            main()
+        except ModuleExit as outcome:
+            return outcome.result, outcome.failed
+        except SystemExit as error:  # AnsibleModule exits this way only when fail_json was not patched
+            pytest.fail("main() exited with %r without a result" % (error,))
+    pytest.fail("main() returned without exit_json or fail_json")
+
+
+class Harness(object):
+    """Runs one case's entry point; records what it touched."""
+
+    def __init__(self, tmp_path, monkeypatch):
+        self.tmp = tmp_path
+        self.monkeypatch = monkeypatch
+        self.touched = []
+
+    # -- modules ---------------------------------------------------------------------------------
+    def libvirt_rt_domain(self, args):
+        if libvirt is None:
+            pytest.skip("libvirt-python is not installed")
+        root = rt_node_trees.build_shape(str(self.tmp / "host"), "test_host", cores_per_socket=4)
+        before = _tree_digest(root)
+        opened = []
+
+        def connect(uri):
+            opened.append(uri)
+            raise libvirt.libvirtError("test double: libvirt must not be opened for bad input")
+        self.monkeypatch.setattr(libvirt, "open", connect)
+        self.monkeypatch.setattr(_domain, "HostReader", lambda top: HostReader(root))
+        result, failed = _run_main(libvirt_rt_domain.main, _merge(DOMAIN, args))
+        self.touched = opened + (["host tree"] if _tree_digest(root) != before else [])
+        return result, failed
+
+    def hugepages_alloc(self, args):
+        root = rt_node_trees.build_shape(str(self.tmp / "host"), "test_host")
+        before = _tree_digest(root)
+        params = _merge({"pages": [{"size": "2M", "count": 4, "node": 0}], "root": root, "delay": 0}, args)
+        result, failed = _run_main(hugepages_alloc.main, params)
+        if _tree_digest(root) != before:
+            self.touched.append("host tree")
+        return result, failed
+
+    def sriov_vfs(self, args):
+        tree = qat_trees.PciTree(str(self.tmp / "root"))
+        qat_trees.add_qat_pf(tree, "0000:6b:00.0", "4xxx", total=16)
+        kernel = FakeKernel(tree)
+        self.monkeypatch.setattr(sriov_state, "SysfsWriter", lambda root: kernel)
+        state = str(self.tmp / "sriov-vfs.conf")
+        params = _merge({"pf": "0000:6b:00.0", "count": "4", "root": tree.root, "state_file": state}, args)
+        result, failed = _run_main(sriov_vfs.main, params)
+        self.touched = list(kernel.log) + ([state] if os.path.exists(state) else [])
+        return result, failed
+
+    def rt_node_facts(self, args):
+        return _run_main(rt_node_facts.main, args)
+
+    def qat_vf_info(self, args):
+        return _run_main(qat_vf_info.main, args)
+
+    # -- roles and filters -------------------------------------------------------------------------
+    def role(self, name, args):
+        with open(os.path.join(TOP, "roles", name, "meta", "argument_specs.yml")) as handle:
+            spec = yaml.safe_load(handle)["argument_specs"]["main"]["options"]
+        result = ArgumentSpecValidator(spec).validate(_merge(ROLE_VARS[name], args))
+        return {"msg": "; ".join(result.error_messages)}, bool(result.error_messages)
+
+    def filter(self, name, args):
+        facts = gather_node_facts(rt_node_trees.build_shape(str(self.tmp / "host"), "test_host"))[0]
+        vfs = [{"pci_address": "0000:6b:00.%d" % n, "numa_node": 0} for n in range(1, 4)]
+        calls = {
+            "rt_cpu_plan": lambda: FILTERS[name](facts, args["isolated_cpus"]),
+            "rt_kernel_args": lambda: FILTERS[name](FILTERS["rt_cpu_plan"](facts), extra=args["extra"]),
+            "hugepages_plan": lambda: FILTERS[name](facts, args["pages"], args.get("default_size")),
+            "qat_vf_select": lambda: FILTERS[name](args.get("vfs", vfs), args["requests"]),
+            "cpuset_list": lambda: FILTERS[name](args["value"]),
+            "cpuset_string": lambda: FILTERS[name](args["value"]),
+        }
+        try:
+            value = calls[name]()
+        except AnsibleFilterError as error:
+            return {"msg": str(error)}, True
+        return {"msg": "returned %r" % (value,)}, False
+
+    def run(self, entry, args):
+        if entry.startswith("role:"):
+            return self.role(entry[5:], args)
+        if entry.startswith("filter:"):
+            return self.filter(entry[7:], args)
+        return getattr(self, entry)(args)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.id for case in CASES])
+def test_bad_input_fails_clearly_and_touches_nothing(case, tmp_path, monkeypatch, exits):
+    harness = Harness(tmp_path, monkeypatch)
+    result, failed = harness.run(case.entry, case.args)
+    message = result.get("msg", "")
+    assert failed, "%s: accepted, result %r" % (case.id, result)
+    for word in case.expect:
+        assert word in message, "%s: %r is not in the message %r" % (case.id, word, message)
+    assert "Traceback" not in message and "exception" not in result, message
+    assert harness.touched == [], "%s wrote %r" % (case.id, harness.touched)
+    assert not result.get("changed"), case.id
+
+
+def test_catalogue_covers_every_entry_point():
+    entries = set(case.entry for case in CASES)
+    modules = set(name[:-3] for name in os.listdir(os.path.join(TOP, "plugins", "modules"))
+                  if name.endswith(".py") and not name.startswith("_"))
+    # libvirt_rt_domain_info is built next to this suite; its rows come with it.
+    assert modules - set(["libvirt_rt_domain_info"]) <= entries
+    assert set("role:" + role for role in ROLE_VARS) <= entries
+    assert len(CASES) >= 60
+    assert len(set(case.id for case in CASES)) == len(CASES)
+
+
+# ---- names that are legal for libvirt: the XML must carry them escaped -------------------------------
+
+ODD_NAMES = ["a<b", "r&d", "it's", "vm-$(reboot)", 'say "hi"', "back`tick`", "semi;colon|pipe", "]]>cdata", "ünïcode"]
+
+
+@pytest.mark.skipif(libvirt is None, reason="libvirt-python and lxml are not installed")
+@pytest.mark.parametrize("name", ODD_NAMES)
+def test_rendered_xml_escapes_every_user_string(name):
+    params = _merge(DOMAIN, {
+        "name": name,
+        "serial_log": "/var/log/libvirt/qemu/%s.log" % name,
+        "boot": {"kernel": "/boot/k&<'%s" % name, "cmdline": "console=ttyS0 x='%s' && $(id)" % name},
+        "disks": [{"path": "/var/lib/%s.img" % name}],
+        "interfaces": [{"bridge": "br<%s>" % name}],
+    })
+    text = to_text(render(build_plan(params, {"online": [0, 1, 2, 3]})))
+    root = etree.fromstring(text.encode("utf-8"))
+    assert root.findtext("name") == name
+    assert root.find("os/kernel").text == "/boot/k&<'%s" % name
+    assert root.find("os/cmdline").text == "console=ttyS0 x='%s' && $(id)" % name
+    assert root.find("devices/disk/source").get("file") == "/var/lib/%s.img" % name
+    assert root.find("devices/interface/source").get("bridge") == "br<%s>" % name
+    # no user string became markup: the raw string never shows, and the tree holds
+    # the same elements as the one rendered for a plain name
+    if "<" in name or "&" in name:
+        assert name not in text
+    plain = etree.fromstring(to_text(render(build_plan(_merge(params, {"name": "plain"}), {"online": [0, 1, 2, 3]}))).encode())
+    assert [node.tag for node in root.iter()] == [node.tag for node in plain.iter()]
+
+
+@pytest.mark.skipif(libvirt is None, reason="libvirt-python and lxml are not installed")
+@pytest.mark.parametrize("name", ["rt\nvm", "rt\x00vm", "rt\rvm"])
+def test_names_libvirt_cannot_store_are_refused_by_the_plan(name):
+    with pytest.raises(InputError) as info:
+        build_plan(_merge(DOMAIN, {"name": name}), {})
+    assert info.value.option == "name" and repr(name) in str(info.value)
