@@ -83,10 +83,13 @@ options:
     type: dict
     suboptions:
       mode:
-        description: CPU mode. V(maximum) is the TCG-friendly choice; V(custom) needs O(cpu.model).
+        description:
+          - CPU mode. V(custom) needs O(cpu.model).
+          - Defaults to V(host-passthrough) with O(domain_type=kvm) and to V(maximum)
+            with O(domain_type=qemu), since TCG cannot pass the host CPU through
+            (V(host-passthrough) with V(qemu) is refused).
         type: str
         choices: [host-passthrough, host-model, maximum, custom]
-        default: host-passthrough
       model:
         description: CPU model name for O(cpu.mode=custom).
         type: str
@@ -542,7 +545,7 @@ from ansible_collections.realtime.virt.plugins.module_utils._libvirt._errors imp
 def argument_spec():
     cell = dict(cpus=dict(type="str", required=True), memory_mib=dict(type="int", required=True))
     cpu = dict(
-        mode=dict(type="str", default="host-passthrough", choices=["host-passthrough", "host-model", "maximum", "custom"]),
+        mode=dict(type="str", choices=["host-passthrough", "host-model", "maximum", "custom"]),
         model=dict(type="str"),
         features=dict(type="list", elements="dict", default=[], options=dict(
             name=dict(type="str", required=True),

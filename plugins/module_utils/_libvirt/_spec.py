@@ -124,9 +124,13 @@ def build_plan(params, host, base_root=None):
 
     # --- CPU model, pinning, emulator thread ---------------------------------
     cpu = _sub(params, "cpu")
-    mode = cpu.get("mode") or "host-passthrough"
+    domain_type = params.get("domain_type") or "kvm"
+    mode = cpu.get("mode") or ("maximum" if domain_type == "qemu" else "host-passthrough")
     if mode not in CPU_MODES:
         raise InputError("cpu.mode", mode, "must be one of %s" % ", ".join(CPU_MODES))
+    if mode == "host-passthrough" and domain_type == "qemu":
+        raise InputError("cpu.mode", mode, "needs domain_type kvm: QEMU's TCG emulation cannot pass the host CPU "
+                                           "through; use cpu.mode maximum (the default for domain_type qemu)")
     if mode == "custom" and not cpu.get("model"):
         raise InputError("cpu.model", None, "is required when cpu.mode is custom")
     if mode != "custom" and cpu.get("model"):

@@ -104,6 +104,8 @@ CASES = [
     Case("dom-vcpus-not-int", "libvirt_rt_domain", {"vcpus": "two"}, ["vcpus", "int"]),
     Case("dom-memory-not-int", "libvirt_rt_domain", {"memory_mib": "lots"}, ["memory_mib", "int"]),
     Case("dom-vcpus-zero", "libvirt_rt_domain", {"vcpus": 0}, ["vcpus=0", "at least 1"]),
+    Case("dom-passthrough-under-tcg", "libvirt_rt_domain", {"domain_type": "qemu", "cpu": {"mode": "host-passthrough"}},
+         ["cpu.mode='host-passthrough'", "maximum"]),
     Case("dom-vcpus-negative", "libvirt_rt_domain", {"vcpus": -2}, ["vcpus=-2", "at least 1"]),
     Case("dom-memory-zero", "libvirt_rt_domain", {"memory_mib": 0}, ["memory_mib=0", "at least 1"]),
     Case("dom-state-unknown", "libvirt_rt_domain", {"state": "started"}, ["state", "started", "present, running, stopped, absent"]),

@@ -177,3 +177,23 @@ def test_params_are_not_mutated():
     before = copy.deepcopy(given)
     build_plan(given, HOST)
     assert given == before
+
+
+@pytest.mark.parametrize("domain_type, mode, expected", [
+    ("kvm", None, "host-passthrough"),
+    ("qemu", None, "maximum"),
+    ("kvm", "host-model", "host-model"),
+    ("qemu", "maximum", "maximum"),
+])
+def test_cpu_mode_default_follows_the_domain_type(domain_type, mode, expected):
+    cpu = {"pinning": [{"vcpu": 0, "cpuset": "2"}, {"vcpu": 1, "cpuset": "3"}]}
+    if mode:
+        cpu["mode"] = mode
+    plan = build_plan(params(domain_type=domain_type, cpu=cpu), HOST)
+    assert plan["cpu"]["mode"] == expected
+
+
+def test_host_passthrough_under_tcg_is_refused_before_libvirt():
+    with pytest.raises(InputError) as info:
+        build_plan(params(cpu={"mode": "host-passthrough"}), HOST)
+    assert "cpu.mode" in str(info.value) and "maximum" in str(info.value)
