@@ -13,6 +13,7 @@ from ansible.errors import AnsibleFilterError
 from ansible_collections.realtime.virt.plugins.module_utils._placement._plan import (
     PlacementError,
     attach_vfs,
+    free_vfs_per_node,
     hugepage_sizes,
     plan_domains,
     summary,
@@ -37,6 +38,14 @@ def rt_domain_attach_vfs(plan, selection):
         raise AnsibleFilterError("rt_domain_attach_vfs: %s" % error)
 
 
+def rt_domain_vf_free(vfs, defined=None, keep=None, nodes=None):
+    """Free assignable QAT VFs per NUMA node, for rt_domain_placement's vf_free."""
+    try:
+        return free_vfs_per_node(vfs, defined=defined, keep=keep, nodes=nodes)
+    except PlacementError as error:
+        raise AnsibleFilterError("rt_domain_vf_free: %s" % error)
+
+
 def rt_domain_hugepage_sizes(domains):
     """Page sizes (KiB) the placed domains back their memory with."""
     return hugepage_sizes(domains or [])
@@ -56,4 +65,5 @@ class FilterModule(object):
             "rt_domain_attach_vfs": rt_domain_attach_vfs,
             "rt_domain_hugepage_sizes": rt_domain_hugepage_sizes,
             "rt_domain_summary": rt_domain_summary,
+            "rt_domain_vf_free": rt_domain_vf_free,
         }

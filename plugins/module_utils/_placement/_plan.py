@@ -22,7 +22,10 @@ Rules (docs/rollout.md repeats them for users):
 * The emulator threads go to the node's housekeeping CPUs that no vCPU
   uses (the host's, when the node has none).
 * Guest memory is bound to the node (``numatune`` strict).
-* ``qat_vfs: N`` asks for N VFs on that node.
+* ``qat_vfs: N`` asks for N VFs on that node.  Given ``vf_free`` (free
+  assignable VFs per node, see :func:`free_vfs_per_node`), ``cpus: auto``
+  skips nodes that cannot give the domain its VFs, counting the VFs the
+  domains placed before it take.
 * A host without isolated CPUs: ``allow_unisolated`` places vCPUs on the
   node's online CPUs except its first housekeeping CPU, kept for the
   emulator and the host, and says so in a warning; without it the plan
@@ -113,6 +116,56 @@ class Host(object):
             if cpus and set(cpus) <= node_cpus:
                 return node_id
         return None
+
+
+def _vf_counts(vf_free):
+    """``{node id: free VFs}`` from the ``vf_free`` argument, or None."""
+    if vf_free is None:
+        return None
+    if not isinstance(vf_free, dict):
+        raise PlacementError("vf_free", vf_free, "must map NUMA node ids to free VF counts",
+                             "pass the output of realtime.virt.rt_domain_vf_free, e.g. {0: 4, 1: 0}")
+    counts = {}
+    for key, value in vf_free.items():
+        try:
+            node_id, free = int(key), int(value)
+        except (TypeError, ValueError):
+            raise PlacementError("vf_free", vf_free, "%r: %r is not a node id with a whole VF count" % (key, value),
+                                 "pass the output of realtime.virt.rt_domain_vf_free, e.g. {0: 4, 1: 0}")
+        counts[node_id] = counts.get(node_id, 0) + max(free, 0)
+    return counts
+
+
+def free_vfs_per_node(vfs, defined=None, keep=None, nodes=None):
+    """Free assignable VFs per NUMA node, for ``plan_domains(vf_free=...)``.
+
+    ``vfs``: qat_vf_info's ``assignable_vfs``.  ``defined``: the domains of
+    libvirt_rt_domain_info; the ``hostdevs`` of every defined domain are not
+    free, except those of the domains named in ``keep`` (the ones being
+    planned now, which the QAT selection gives their own VFs back).  A VF
+    whose NUMA node the kernel does not know (-1) counts on every node, as
+    the selection lets it go anywhere.  ``nodes``: node ids to report even
+    with no VF (0 then).
+    """
+    if not isinstance(vfs, list):
+        raise PlacementError("vfs", vfs, "must be a list of VFs", "pass qat_vf_info's assignable_vfs")
+    keep = set(keep or [])
+    held = set()
+    for dom in defined or []:
+        if isinstance(dom, dict) and dom.get("name") not in keep:
+            held.update(str(address).lower() for address in dom.get("hostdevs") or [])
+    free, anywhere = dict((int(n), 0) for n in nodes or []), 0
+    for vf in vfs:
+        if not isinstance(vf, dict) or not isinstance(vf.get("pci_address"), str):
+            raise PlacementError("vfs", vf, "a VF without pci_address", "pass qat_vf_info's assignable_vfs")
+        if vf.get("assignable") is False or vf["pci_address"].lower() in held:
+            continue
+        node = vf.get("numa_node")
+        if isinstance(node, bool) or not isinstance(node, int) or node < 0:
+            anywhere += 1
+        else:
+            free[node] = free.get(node, 0) + 1
+    return dict((node, count + anywhere) for node, count in free.items())
 
 
 def _defined_pinned(defined):
@@ -211,6 +264,7 @@ def plan_domains(node, domains, defined=None, allow_unisolated=False, defaults=N
     if hugepages not in HUGEPAGE_MODES:
         raise PlacementError("rt_domain_hugepage_check", hugepages, "unknown mode", "use fail, warn or ignore")
     host = Host(node)
+    vf_left = _vf_counts(vf_free)
     defined = defined or []
     pinned, defined_realtime, previous = _defined_pinned(defined)
     running = set(dom.get("name") for dom in defined if dom.get("running"))
@@ -262,11 +316,13 @@ def plan_domains(node, domains, defined=None, allow_unisolated=False, defaults=N
     for plan in plans:
         if plan["mode"] in ("explicit", "pinned"):
             _claim(plan, plan["cpus"], owners, rt_owner, realtime_names)
+            _take_vfs(vf_left, host.node_of(plan["cpus"]), plan["vfs"])
 
     for plan in plans:
         if plan["mode"] == "auto":
-            _place_auto(plan, host, owners, previous.get(plan["name"]), allow_unisolated, vf_free, warnings)
+            _place_auto(plan, host, owners, previous.get(plan["name"]), allow_unisolated, vf_left, warnings)
             _claim(plan, plan["cpus"], owners, rt_owner, realtime_names)
+            _take_vfs(vf_left, plan["numa_node"], plan["vfs"])
 
     used_vcpu_cpus = set(owners)
     for plan in plans:
@@ -346,11 +402,16 @@ def _place_auto(plan, host, owners, previous, allow_unisolated, vf_free, warning
     taken = set(cpu for cpu, names in owners.items() if [n for n in names if n != plan["name"]])
     report = []
     options_by_node = {}
+    count_vfs = bool(plan["vfs"]) and vf_free is not None
     for node_id in node_ids:
         candidates, reserved, unisolated = _candidates(host, node_id, allow_unisolated)
         free = sorted(candidates - taken)
         options_by_node[node_id] = (free, reserved, unisolated)
-        report.append("node %d: %d free (%s)" % (node_id, len(free), _cpuset_text(free)))
+        if count_vfs:
+            report.append("node %d: %d free CPUs (%s), %d free QAT VFs"
+                          % (node_id, len(free), _cpuset_text(free), max(vf_free.get(node_id, 0), 0)))
+        else:
+            report.append("node %d: %d free (%s)" % (node_id, len(free), _cpuset_text(free)))
 
     # keep the previous placement when it still fits
     if previous and len(previous) == vcpus and all(len(previous.get(v, [])) == 1 for v in range(vcpus)):
@@ -375,15 +436,20 @@ def _place_auto(plan, host, owners, previous, allow_unisolated, vf_free, warning
                              "rt_domain_allow_unisolated: true to place vCPUs on non-isolated CPUs (test hosts only: "
                              "no latency guarantee)")
     what = "isolated" if host.isolated else "online (rt_domain_allow_unisolated)"
-    vf_note = ""
-    if plan["vfs"] and vf_free is not None:
-        vf_note = "; free QAT VFs per node: %s" % ", ".join(
-            "node %s: %s" % (n, vf_free.get(n, vf_free.get(str(n), 0))) for n in node_ids)
+    if count_vfs:
+        raise PlacementError(
+            plan["where"] + ".cpus", "auto",
+            "%d vCPUs and %d QAT VFs need %d free %s CPUs and %d free assignable VFs on one NUMA node%s (VFs held by "
+            "other defined domains and those given to domains placed before it are not free), short: %s" % (
+                vcpus, plan["vfs"], vcpus, what, plan["vfs"],
+                " (node %d)" % wanted_node if wanted_node is not None else "", "; ".join(report)),
+            "lower vcpus or qat_vfs, create more VFs on a node with free CPUs (realtime.virt.qat role, qat_numvfs), "
+            "or remove other domains (CPUs in use: %s)" % _cpuset_text(taken))
     raise PlacementError(
         plan["where"] + ".cpus", "auto",
-        "%d vCPUs need %d free %s CPUs on one NUMA node%s, short: %s%s" % (
+        "%d vCPUs need %d free %s CPUs on one NUMA node%s, short: %s" % (
             vcpus, vcpus, what, " (node %d)" % wanted_node if wanted_node is not None else "",
-            "; ".join(report), vf_note),
+            "; ".join(report)),
         "lower vcpus, remove or shrink other domains (CPUs in use: %s), or isolate more CPUs with realtime.virt.rt_host"
         % (_cpuset_text(taken)))
 
@@ -391,8 +457,13 @@ def _place_auto(plan, host, owners, previous, allow_unisolated, vf_free, warning
 def _vfs_fit(vf_free, node_id, count):
     if not count or vf_free is None:
         return True
-    free = vf_free.get(node_id, vf_free.get(str(node_id), 0))
-    return int(free or 0) >= count
+    return vf_free.get(node_id, 0) >= count
+
+
+def _take_vfs(vf_left, node_id, count):
+    """Count the VFs a placed domain will take off its node's free ones."""
+    if vf_left is not None and count and node_id is not None:
+        vf_left[node_id] = vf_left.get(node_id, 0) - count
 
 
 def _chosen(plan, node_id, cpus, node_options, warnings):

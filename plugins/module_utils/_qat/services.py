@@ -7,19 +7,37 @@
 The kernel accepts the services ``sym``, ``asym``, ``dc`` and ``dcc``
 joined by ``;``; a Gen4 device runs at most two of them at once, and
 ``dcc`` (compression chaining) stands alone.  The file can be written only
-while ``qat/state`` reads ``down``.
+while ``qat/state`` reads ``down`` (the driver answers EINVAL otherwise).
+
+:class:`QatServices` is the manager behind the ``qat_services`` module:
+read ``qat/state`` and ``qat/cfg_services``, and only when the services
+differ write ``down``, the services and ``up``, then read both back.
+All writes go through the SR-IOV layer's SysfsWriter, so tests point it at
+a fake tree.
 """
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from ansible_collections.realtime.virt.plugins.module_utils._sysfs import HostReader
+from ansible_collections.realtime.virt.plugins.module_utils._sriov.sysfs import SysfsWriter
+from ansible_collections.realtime.virt.plugins.module_utils._qat.gather import PCI_ADDRESS, PCI_DEVICES
+
 KNOWN_SERVICES = ("sym", "asym", "dc", "dcc")
 MAX_SERVICES = 2
 
 
 class QatServicesError(ValueError):
-    """A services string the driver would refuse."""
+    """A services string (or another option) the driver would refuse; nothing is written."""
+
+
+class QatServicesDeviceError(Exception):
+    """The PF cannot have its services set (missing, not Gen4, no driver)."""
+
+
+class QatServicesWriteError(Exception):
+    """The device refused a write or did not end with the wanted services and up."""
 
 
 def parse_services(value, option="qat_services"):
@@ -55,3 +73,138 @@ def same_services(current, wanted):
         return False
     have = sorted(name.strip().lower() for name in current.split(";") if name.strip())
     return have == sorted(parse_services(wanted))
+
+
+def _path(pf, name):
+    return "%s/%s/qat/%s" % (PCI_DEVICES, pf, name)
+
+
+def describe(state, services):
+    """Text of the device's settings for the diff."""
+    return "state: %s\ncfg_services: %s\n" % (state or "(unreadable)", services or "(unreadable)")
+
+
+class QatServices(object):
+    """Bring one Gen4 PF to the wanted services; the module's manager class."""
+
+    def __init__(self, pf, services, root="/", check_mode=False, reader=None, writer=None):
+        address = pf.strip().lower() if isinstance(pf, str) else pf
+        if not isinstance(address, str) or not PCI_ADDRESS.match(address):
+            raise QatServicesError(
+                "pf=%r is not a PCI address: give domain:bus:device.function as 'lspci -D' prints it, "
+                "e.g. 0000:6b:00.0" % (pf,))
+        self.pf = address
+        self.wanted = ";".join(parse_services(services, option="services"))
+        self.check_mode = check_mode
+        self.reader = reader or HostReader(root)
+        self.writer = writer or SysfsWriter(root)
+        self.actions = []
+
+    # -- reads and writes --------------------------------------------------
+    def _read(self, name):
+        return self.reader.read(_path(self.pf, name), optional=True)
+
+    def _write(self, name, value, why):
+        """Write (unless in check mode); only a write that succeeded is recorded."""
+        if not self.check_mode:
+            self.writer.write(_path(self.pf, name), value)
+        self.actions.append("%s: write %r to %s" % (why, value, _path(self.pf, name)))
+
+    def _done(self):
+        return "Done before the failure: %s." % ("; ".join(self.actions) if self.actions else "nothing")
+
+    def _restore_up(self):
+        """Best effort after a failure: leave the device up, as it was meant to be."""
+        if self._read("state") == "up":
+            return "the device is up again"
+        try:
+            self._write("state", "up", "restore %s" % self.pf)
+        except (IOError, OSError) as error:
+            return "bringing it back up failed too (%s), so it stays down" % (error.strerror or error)
+        now = self._read("state")
+        return "the device is up again" if now == "up" else "it reads %r after 'up' was written" % now
+
+    def _load(self):
+        device = "%s/%s" % (PCI_DEVICES, self.pf)
+        if not self.reader.exists(device):
+            raise QatServicesDeviceError(
+                "PCI device %s does not exist on this host (no %s): check the address with 'lspci -D'"
+                % (self.pf, device))
+        state, services = self._read("state"), self._read("cfg_services")
+        if state is None or services is None:
+            raise QatServicesDeviceError(
+                "%s has no readable qat/state and qat/cfg_services: only 4xxx, 401xx, 402xx and 420xx PFs with the "
+                "qat_4xxx or qat_420xx driver bound have them; give such a PF, or load its driver first" % self.pf)
+        return state, services
+
+    # -- the run -------------------------------------------------------------
+    def run(self):
+        state, services = self._load()
+        warnings = []
+        if same_services(services, self.wanted):
+            after_state, after_services = state, services
+            if state != "up":
+                warnings.append(
+                    "%s already has services %r but its state is %r: the module changes nothing then; bring it up "
+                    "with 'echo up > %s' once it is configured" % (self.pf, services, state, self.reader.path(
+                        _path(self.pf, "state"))))
+        else:
+            self._apply(state)
+            if self.check_mode:
+                after_state, after_services = "up", self.wanted
+            else:
+                after_state, after_services = self._verify()
+        return {
+            "changed": bool(self.actions),
+            "pf": self.pf,
+            "services": after_services,
+            "services_before": services,
+            "state": after_state,
+            "state_before": state,
+            "actions": list(self.actions),
+            "warnings": warnings + list(self.reader.warnings),
+            "diff": {
+                "before_header": "%s (qat)" % self.pf,
+                "after_header": "%s (qat)" % self.pf,
+                "before": describe(state, services),
+                "after": describe(after_state, after_services),
+            },
+        }
+
+    def _apply(self, state):
+        try:
+            if state != "down":
+                self._write("state", "down", "take %s down" % self.pf)
+        except (IOError, OSError) as error:
+            raise QatServicesWriteError(
+                "%s refused to go down (%s), so its services stay %r; stop what uses the device (VFs given to "
+                "running VMs, user-space QAT libraries) and run again. %s"
+                % (self.pf, error.strerror or error, self._read("cfg_services"), self._done()))
+        try:
+            self._write("cfg_services", self.wanted, "set the services of %s" % self.pf)
+        except (IOError, OSError) as error:
+            raise QatServicesWriteError(
+                "%s refused services %r (%s): its driver may not support them (check the kernel log); %s. %s"
+                % (self.pf, self.wanted, error.strerror or error, self._restore_up(), self._done()))
+        try:
+            self._write("state", "up", "bring %s up" % self.pf)
+        except (IOError, OSError) as error:
+            raise QatServicesWriteError(
+                "%s did not come up with services %r (%s): the device stays down; check the kernel log for "
+                "missing firmware, then run again. %s" % (self.pf, self.wanted, error.strerror or error, self._done()))
+
+    def _verify(self):
+        state, services = self._read("state"), self._read("cfg_services")
+        if not same_services(services, self.wanted):
+            raise QatServicesWriteError(
+                "%s reads services %r after %r was written: the device did not take them; %s. Check the kernel log. %s"
+                % (self.pf, services, self.wanted, self._restore_up(), self._done()))
+        if state != "up":
+            raise QatServicesWriteError(
+                "%s reads state %r after 'up' was written: it did not restart with services %r; check the kernel log "
+                "for missing firmware, then run again. %s" % (self.pf, state, self.wanted, self._done()))
+        return state, services
+
+
+__all__ = ["QatServices", "QatServicesError", "QatServicesDeviceError", "QatServicesWriteError",
+           "parse_services", "same_services"]

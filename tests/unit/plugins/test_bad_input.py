@@ -52,9 +52,10 @@ from ansible_collections.realtime.virt.plugins.filter.hugepages import FilterMod
 from ansible_collections.realtime.virt.plugins.filter.qat import FilterModule as QatFilters  # noqa: E402
 from ansible_collections.realtime.virt.plugins.filter.rt_host import FilterModule as HostFilters  # noqa: E402
 from ansible_collections.realtime.virt.plugins.module_utils._facts.node import gather_node_facts  # noqa: E402
+from ansible_collections.realtime.virt.plugins.module_utils._qat import services as qat_services_utils  # noqa: E402
 from ansible_collections.realtime.virt.plugins.module_utils._sriov import state as sriov_state  # noqa: E402
 from ansible_collections.realtime.virt.plugins.module_utils._sysfs import HostReader  # noqa: E402
-from ansible_collections.realtime.virt.plugins.modules import hugepages_alloc, qat_vf_info  # noqa: E402
+from ansible_collections.realtime.virt.plugins.modules import hugepages_alloc, qat_services, qat_vf_info  # noqa: E402
 from ansible_collections.realtime.virt.plugins.modules import rt_node_facts, sriov_vfs  # noqa: E402
 
 try:
@@ -233,6 +234,15 @@ CASES = [
     # ---- read-only modules ------------------------------------------------------------------------
     Case("facts-root-missing", "rt_node_facts", {"root": "/nonexistent/rt"}, ["root='/nonexistent/rt'", "not a directory", "default '/'"]),
     Case("facts-unknown-option", "rt_node_facts", {"rooot": "/"}, ["rooot", "Supported parameters"]),
+    # ---- qat_services ---------------------------------------------------------------------------
+    Case("svc-pf-not-pci", "qat_services", {"pf": "6b:00.0"}, ["pf='6b:00.0'", "lspci -D"]),
+    Case("svc-unknown", "qat_services", {"services": "crypto"}, ["services='crypto'", "unknown service", "sym;asym"]),
+    Case("svc-three", "qat_services", {"services": "sym;asym;dc"}, ["services='sym;asym;dc'", "at most 2"]),
+    Case("svc-twice", "qat_services", {"services": "dc;dc"}, ["services='dc;dc'", "twice"]),
+    Case("svc-dcc-mixed", "qat_services", {"services": "dcc;dc"}, ["services='dcc;dc'", "stand alone"]),
+    Case("svc-shell", "qat_services", {"services": "dc; reboot"}, ["services='dc; reboot'", "unknown service"]),
+    Case("svc-pf-absent", "qat_services", {"pf": "0000:6c:00.0"}, ["0000:6c:00.0", "does not exist", "lspci -D"]),
+    Case("svc-missing", "qat_services", {"services": None}, ["services"]),
     Case("qat-root-missing", "qat_vf_info", {"root": "/nonexistent/qat"}, ["root='/nonexistent/qat'", "not a directory", "give the directory"]),
     Case("qat-unknown-option", "qat_vf_info", {"pf": "0000:6b:00.0"}, ["pf", "Supported parameters"]),
 
@@ -376,6 +386,16 @@ class Harness(object):
         params = _merge({"pf": "0000:6b:00.0", "count": "4", "root": tree.root, "state_file": state}, args)
         result, failed = _run_main(sriov_vfs.main, params)
         self.touched = list(kernel.log) + ([state] if os.path.exists(state) else [])
+        return result, failed
+
+    def qat_services(self, args):
+        tree = qat_trees.PciTree(str(self.tmp / "root"))
+        qat_trees.add_qat_pf(tree, "0000:6b:00.0", "4xxx", services="sym;asym")
+        kernel = FakeKernel(tree)
+        self.monkeypatch.setattr(qat_services_utils, "SysfsWriter", lambda root: kernel)
+        params = _merge({"pf": "0000:6b:00.0", "services": "dc", "root": tree.root}, args)
+        result, failed = _run_main(qat_services.main, params)
+        self.touched = list(kernel.log)
         return result, failed
 
     def rt_node_facts(self, args):

@@ -20,7 +20,7 @@ NODE = {"cpus": {"online": [0, 1, 2, 3], "isolated": [2, 3], "housekeeping": [0,
 
 def test_filters_are_exported():
     assert sorted(FILTERS) == ["rt_domain_attach_vfs", "rt_domain_hugepage_sizes", "rt_domain_placement",
-                               "rt_domain_summary"]
+                               "rt_domain_summary", "rt_domain_vf_free"]
 
 
 def test_placement_filter_places():
@@ -41,3 +41,32 @@ def test_attach_filter_errors_are_filter_errors():
     assert plan["vf_requests"] == [{"domain": "a", "count": 1, "numa_node": 0}]
     with pytest.raises(AnsibleFilterError, match="rt_domain_attach_vfs: .*gave 0 VFs"):
         FILTERS["rt_domain_attach_vfs"](plan, {})
+
+
+TWO = {"cpus": {"online": list(range(8)), "isolated": [2, 3, 4, 5, 6, 7], "housekeeping": [0, 1]},
+       "numa": {"nodes": [{"id": 0, "cpus": [0, 1, 2, 3, 4, 5], "hugepages": {}},
+                          {"id": 1, "cpus": [6, 7], "hugepages": {}}]}}
+ASSIGNABLE = [{"pci_address": "0000:e8:00.%d" % n, "numa_node": 1, "assignable": True} for n in (1, 2)]
+
+
+def test_vf_free_steers_a_qat_domain_to_the_node_with_vfs():
+    free = FILTERS["rt_domain_vf_free"](ASSIGNABLE, [], keep=["a"], nodes=[0, 1])
+    assert free == {0: 0, 1: 2}
+    plan = FILTERS["rt_domain_placement"](TWO, [{"name": "a", "vcpus": 2, "cpus": "auto", "qat_vfs": 2}], vf_free=free)
+    assert (plan["domains"][0]["numa_node"], plan["domains"][0]["cpuset"]) == (1, "6-7")
+    attached = FILTERS["rt_domain_attach_vfs"](plan, {"a": ["0000:e8:00.1", "0000:e8:00.2"]})
+    assert attached["domains"][0]["options"]["hostdevs"] == ["0000:e8:00.1", "0000:e8:00.2"]
+
+
+def test_vf_overcommit_names_each_nodes_counts():
+    held = [{"name": "other", "hostdevs": ["0000:e8:00.1"]}]
+    free = FILTERS["rt_domain_vf_free"](ASSIGNABLE, held, keep=["a"], nodes=[0, 1])
+    expected = (r"rt_domain_placement: .*\(a\)\.cpus = 'auto': 2 vCPUs and 2 QAT VFs need .* short: "
+                r"node 0: 4 free CPUs \(2-5\), 0 free QAT VFs; node 1: 2 free CPUs \(6-7\), 1 free QAT VFs")
+    with pytest.raises(AnsibleFilterError, match=expected):
+        FILTERS["rt_domain_placement"](TWO, [{"name": "a", "vcpus": 2, "cpus": "auto", "qat_vfs": 2}], vf_free=free)
+
+
+def test_vf_free_filter_errors_are_filter_errors():
+    with pytest.raises(AnsibleFilterError, match="rt_domain_vf_free: vfs = "):
+        FILTERS["rt_domain_vf_free"]("not a list")

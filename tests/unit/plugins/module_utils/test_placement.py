@@ -12,6 +12,7 @@ import pytest
 from ansible_collections.realtime.virt.plugins.module_utils._placement._plan import (
     PlacementError,
     attach_vfs,
+    free_vfs_per_node,
     hugepage_sizes,
     plan_domains,
     summary,
@@ -181,3 +182,77 @@ def test_absent_and_unplaced_domains_pass_through():
 def test_not_rt_node_facts():
     with pytest.raises(PlacementError, match="not rt_node facts"):
         plan_domains({}, [])
+
+
+# ---- QAT VFs steer the node choice (vf_free) ---------------------------------------------------------
+# node 0 has 6 free isolated CPUs, node 1 only 2
+WIDE_NODE_0 = node({0: [0, 1, 2, 3, 4, 5, 6, 7], 1: [8, 9, 10, 11]}, isolated=[2, 3, 4, 5, 6, 7, 10, 11])
+VFS = ([{"pci_address": "0000:6b:00.%d" % n, "numa_node": 0, "assignable": True} for n in range(1, 3)]
+       + [{"pci_address": "0000:e8:00.%d" % n, "numa_node": 1, "assignable": True} for n in range(1, 4)])
+
+
+def test_domain_with_vfs_lands_on_the_node_that_has_them_despite_fewer_cpus():
+    plan = plan_domains(WIDE_NODE_0, [dom("a", 2, qat_vfs=2)], vf_free={0: 0, 1: 3})
+    placed = by_name(plan)["a"]
+    assert (placed["numa_node"], placed["cpus"]) == (1, [10, 11])
+    assert plan["vf_requests"] == [{"domain": "a", "count": 2, "numa_node": 1}]
+    # without vf_free the CPUs alone decide: node 0
+    assert by_name(plan_domains(WIDE_NODE_0, [dom("a", 2, qat_vfs=2)]))["a"]["numa_node"] == 0
+
+
+def test_string_node_keys_are_accepted():
+    assert by_name(plan_domains(WIDE_NODE_0, [dom("a", 1, qat_vfs=1)], vf_free={"0": 0, "1": 1}))["a"]["numa_node"] == 1
+
+
+def test_vfs_taken_by_earlier_domains_are_counted():
+    # node 1 has 3 VFs: a takes 2, so b (1 VF) still fits there, c (2 VFs) fits nowhere
+    plan = plan_domains(WIDE_NODE_0, [dom("a", 1, qat_vfs=2), dom("b", 1, qat_vfs=1)], vf_free={0: 0, 1: 3})
+    assert [(d["name"], d["numa_node"]) for d in plan["domains"]] == [("a", 1), ("b", 1)]
+    with pytest.raises(PlacementError) as error:
+        plan_domains(WIDE_NODE_0, [dom("a", 1, qat_vfs=2), dom("c", 1, qat_vfs=2)], vf_free={0: 0, 1: 3})
+    message = str(error.value)
+    assert message.startswith("rt_domain_domains[1] (c).cpus = 'auto': 1 vCPUs and 2 QAT VFs need 1 free isolated CPUs "
+                              "and 2 free assignable VFs on one NUMA node")
+    assert "node 0: 6 free CPUs (2-7), 0 free QAT VFs; node 1: 1 free CPUs (11), 1 free QAT VFs" in message
+    assert "Fix: lower vcpus or qat_vfs" in message
+
+
+def test_explicitly_pinned_domains_take_their_node_vfs_first():
+    plan = plan_domains(WIDE_NODE_0, [dom("a", 1, qat_vfs=2), dom("x", 1, cpus="10", qat_vfs=2)],
+                        vf_free={0: 2, 1: 2})
+    assert by_name(plan)["a"]["numa_node"] == 0  # x holds node 1's two VFs
+
+
+def test_overcommit_on_a_named_node_names_its_counts():
+    with pytest.raises(PlacementError, match=r"\(a\)\.cpus = 'auto': 2 vCPUs and 4 QAT VFs .* on one NUMA node \(node 1\)"
+                                             r".*short: node 1: 2 free CPUs \(10-11\), 3 free QAT VFs\. Fix:"):
+        plan_domains(WIDE_NODE_0, [dom("a", 2, qat_vfs=4, numa_node=1)], vf_free={0: 8, 1: 3})
+
+
+@pytest.mark.parametrize("vf_free, match", [
+    ([1, 2], r"vf_free = \[1, 2\]: must map NUMA node ids"),
+    ({"zero": 1}, r"'zero': 1 is not a node id"),
+    ({0: "many"}, r"0: 'many' is not a node id with a whole VF count"),
+])
+def test_bad_vf_free_fails_naming_it(vf_free, match):
+    with pytest.raises(PlacementError, match=match):
+        plan_domains(WIDE_NODE_0, [dom("a", 1, qat_vfs=1)], vf_free=vf_free)
+
+
+@pytest.mark.parametrize("defined, keep, expected", [
+    ([], None, {0: 2, 1: 3}),
+    # another defined domain holds one VF on each node
+    ([{"name": "old", "hostdevs": ["0000:6b:00.1", "0000:E8:00.3"]}], None, {0: 1, 1: 2}),
+    # the domain being planned holds them: they stay free for it
+    ([{"name": "a", "hostdevs": ["0000:6b:00.1"]}], ["a"], {0: 2, 1: 3}),
+])
+def test_free_vfs_per_node(defined, keep, expected):
+    assert free_vfs_per_node(VFS, defined, keep) == expected
+
+
+def test_free_vfs_per_node_reports_empty_nodes_and_unknown_node_vfs():
+    vfs = VFS + [{"pci_address": "0000:f0:00.1", "numa_node": -1},
+                 {"pci_address": "0000:f0:00.2", "numa_node": 1, "assignable": False}]
+    assert free_vfs_per_node(vfs, nodes=[0, 1, 2]) == {0: 3, 1: 4, 2: 1}
+    with pytest.raises(PlacementError, match="without pci_address"):
+        free_vfs_per_node([{"numa_node": 0}])

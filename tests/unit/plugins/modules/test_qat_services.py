@@ -1,0 +1,124 @@
+# -*- coding: utf-8 -*-
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Run qat_services' main() in-process against a fake kernel: check, real, check, real."""
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import contextlib
+import json
+import os
+import sys
+
+import pytest
+import yaml
+
+from ansible.module_utils import basic
+
+sys.path.insert(
+    0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "module_utils", "fixtures", "qat")
+)
+
+import qat_trees  # noqa: E402  pylint: disable=wrong-import-position
+from pci_tree import FakeKernel  # noqa: E402  pylint: disable=wrong-import-position
+
+from ansible_collections.realtime.virt.plugins.module_utils._qat import services as qat_services_utils  # noqa: E402
+from ansible_collections.realtime.virt.plugins.modules import qat_services  # noqa: E402
+
+try:
+    from ansible.module_utils.testing import patch_module_args
+except ImportError:  # ansible-core before 2.19
+    @contextlib.contextmanager
+    def patch_module_args(args=None):
+        old = basic._ANSIBLE_ARGS
+        basic._ANSIBLE_ARGS = json.dumps({"ANSIBLE_MODULE_ARGS": args or {}}).encode()
+        try:
+            yield
+        finally:
+            basic._ANSIBLE_ARGS = old
+
+PF = "0000:6b:00.0"
+
+
+class ModuleExit(Exception):
+    def __init__(self, result, failed):
+        super(ModuleExit, self).__init__(result)
+        self.result = result
+        self.failed = failed
+
+
+@pytest.fixture
+def host(tmp_path, monkeypatch):
+    tree = qat_trees.PciTree(str(tmp_path / "root"))
+    qat_trees.add_qat_pf(tree, PF, "4xxx", services="sym;asym")
+    kernel = FakeKernel(tree)
+    monkeypatch.setattr(qat_services_utils, "SysfsWriter", lambda root: kernel)
+
+    def exit_json(self, **kwargs):
+        raise ModuleExit(kwargs, False)
+
+    def fail_json(self, **kwargs):
+        raise ModuleExit(kwargs, True)
+
+    monkeypatch.setattr(basic.AnsibleModule, "exit_json", exit_json)
+    monkeypatch.setattr(basic.AnsibleModule, "fail_json", fail_json)
+    monkeypatch.setattr(basic.AnsibleModule, "warn", lambda self, text: None)
+
+    def runner(check=False, diff=False, **args):
+        params = {"pf": PF, "services": "dc", "root": tree.root, "_ansible_check_mode": check, "_ansible_diff": diff}
+        params.update(args)
+        with patch_module_args(params):
+            with pytest.raises(ModuleExit) as info:
+                qat_services.main()
+        return info.value
+
+    return tree, kernel, runner
+
+
+def test_check_real_check_real(host):
+    tree, kernel, run = host
+    first = run(check=True, diff=True)
+    assert first.failed is False and first.result["changed"] is True and kernel.log == []
+    assert first.result["diff"]["after"] == "state: up\ncfg_services: dc\n"
+    second = run()
+    assert second.result["changed"] is True and "diff" not in second.result
+    assert [value for path, value in kernel.log] == ["down", "dc", "up"]
+    third = run(check=True, diff=True)
+    assert third.result["changed"] is False and "diff" not in third.result
+    fourth = run()
+    assert fourth.result["changed"] is False and len(kernel.log) == 3
+    with open(os.path.join(tree.device_dir(PF), "qat", "cfg_services")) as handle:
+        assert handle.read().strip() == "dc"
+
+
+def test_refused_write_fails_with_actions(host):
+    tree, kernel, run = host
+    kernel.qat_stay_down.add(PF)
+    out = run()
+    assert out.failed is True
+    assert out.result["msg"].startswith("qat_services: 0000:6b:00.0 did not come up with services 'dc'")
+    assert [action.split(": write")[0] for action in out.result["actions"]] == [
+        "take %s down" % PF, "set the services of %s" % PF]
+
+
+@pytest.mark.parametrize("args, words", [
+    ({"services": "sym;asym;dc"}, ["services='sym;asym;dc'", "at most 2"]),
+    ({"pf": "6b:00.0"}, ["pf='6b:00.0'", "lspci -D"]),
+    ({"services": None}, ["services"]),
+])
+def test_bad_input_fails_naming_option(host, args, words):
+    tree, kernel, run = host
+    out = run(**args)
+    assert out.failed is True and kernel.log == []
+    for word in words:
+        assert word in out.result["msg"]
+
+
+def test_documentation_matches_argument_spec():
+    doc = yaml.safe_load(qat_services.DOCUMENTATION)
+    assert doc["author"] == ["realtime.virt contributors (!UNKNOWN)"]
+    assert doc["extends_documentation_fragment"] == ["realtime.virt.attributes"]
+    assert set(doc["options"]) == {"pf", "services", "root"}
+    assert yaml.safe_load(qat_services.EXAMPLES)[0]["realtime.virt.qat_services"]["services"] == "sym;asym"
+    assert set(yaml.safe_load(qat_services.RETURN)) == {"pf", "services", "services_before", "state", "state_before",
+                                                        "actions"}

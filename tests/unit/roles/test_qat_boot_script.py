@@ -1,0 +1,101 @@
+# -*- coding: utf-8 -*-
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The qat role's boot-time script, rendered from its template and run with sh
+against a kernel-shaped PCI tree (REALTIME_VIRT_ROOT prefixes /sys).
+
+The tree is plain files, so the kernel's side effects (VFs appearing when
+sriov_numvfs is written, binding on drivers_probe) do not happen; the tests
+assert on what the script writes, in which order it would matter.
+"""
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+import subprocess
+import sys
+
+import jinja2
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+sys.path.insert(0, os.path.join(HERE, os.pardir, "plugins", "module_utils", "fixtures", "qat"))
+
+import qat_trees  # noqa: E402  pylint: disable=wrong-import-position
+
+TEMPLATE = os.path.join(TOP, "roles", "qat", "templates", "realtime-virt-sriov-vfs.sh.j2")
+PF = "0000:6b:00.0"
+
+
+def read(path):
+    with open(path) as handle:
+        return handle.read().strip()
+
+
+@pytest.fixture
+def boot(tmp_path):
+    tree = qat_trees.PciTree(str(tmp_path / "root"))
+    qat_trees.add_qat_pf(tree, PF, "4xxx", services="sym;asym")
+    services_file = tmp_path / "qat-services.conf"
+    state_file = tmp_path / "sriov-vfs.conf"
+    with open(TEMPLATE) as handle:
+        text = jinja2.Template(handle.read(), keep_trailing_newline=True).render(
+            ansible_managed="test", qat_services_state_file=str(services_file), qat_state_file=str(state_file))
+    script = tmp_path / "realtime-virt-sriov-vfs"
+    script.write_text(text)
+
+    def run(services=None, state=None):
+        for path, lines in ((services_file, services), (state_file, state)):
+            if lines is not None:
+                path.write_text("# comment\n\n" + "".join(line + "\n" for line in lines))
+        env = dict(os.environ, REALTIME_VIRT_ROOT=tree.root)
+        return subprocess.run(["sh", str(script)], env=env, capture_output=True, text=True, timeout=60, check=False)
+
+    return tree, run
+
+
+def test_services_are_written_with_the_device_down_then_up(boot):
+    tree, run = boot
+    out = run(services=[PF + " dc"])
+    assert out.returncode == 0, out.stdout + out.stderr
+    qat = os.path.join(tree.device_dir(PF), "qat")
+    assert (read(os.path.join(qat, "cfg_services")), read(os.path.join(qat, "state"))) == ("dc", "up")
+
+
+def test_services_already_set_are_left_alone(boot):
+    tree, run = boot
+    qat = os.path.join(tree.device_dir(PF), "qat")
+    before = os.stat(os.path.join(qat, "state")).st_mtime_ns
+    out = run(services=[PF + " sym;asym"])
+    assert out.returncode == 0
+    assert os.stat(os.path.join(qat, "state")).st_mtime_ns == before
+
+
+def test_existing_vfs_are_bound_by_address(boot):
+    tree, run = boot
+    tree.set_numvfs(PF, 3, ["vfio-pci", None, None])
+    vfs = tree.vfs(PF)
+    out = run(state=[PF + " 3 vfio-pci"])
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert out.stdout.strip() == "realtime-virt-sriov-vfs: %s: 3 VFs on vfio-pci" % PF
+    for vf in vfs:
+        assert read(os.path.join(tree.device_dir(vf), "driver_override")) == "vfio-pci"
+    # the count was right, so sriov_numvfs was not written; the last unbound VF was probed
+    assert read(os.path.join(tree.device_dir(PF), "sriov_numvfs")) == "3"
+    assert read(os.path.join(tree.sys, "bus/pci/drivers_probe")) == vfs[-1]
+
+
+def test_a_different_count_is_written(boot):
+    tree, run = boot
+    tree.set_numvfs(PF, 2)
+    out = run(state=[PF + " 8 vfio-pci"])
+    assert out.returncode == 0
+    # plain files keep only the last write, so the 0 written first is not visible here
+    assert read(os.path.join(tree.device_dir(PF), "sriov_numvfs")) == "8"
+
+
+def test_missing_state_files_are_not_an_error(boot):
+    tree, run = boot
+    out = run()
+    assert out.returncode == 0 and out.stdout == ""
