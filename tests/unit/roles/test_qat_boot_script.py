@@ -99,3 +99,16 @@ def test_missing_state_files_are_not_an_error(boot):
     tree, run = boot
     out = run()
     assert out.returncode == 0 and out.stdout == ""
+
+
+def test_a_refused_services_write_still_brings_the_device_up(boot):
+    tree, run = boot
+    qat = os.path.join(tree.device_dir(PF), "qat")
+    # A directory in place of cfg_services makes the write fail, as a
+    # driver refusing the value would.
+    os.remove(os.path.join(qat, "cfg_services"))
+    os.mkdir(os.path.join(qat, "cfg_services"))
+    out = run(services=[PF + " dc"])
+    assert out.returncode == 1
+    assert "writing 'dc'" in out.stdout
+    assert read(os.path.join(qat, "state")) == "up"
