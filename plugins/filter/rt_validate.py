@@ -16,6 +16,12 @@ from ansible_collections.realtime.virt.plugins.module_utils._validate._checks im
     latency_check,
     parse_cyclictest,
 )
+from ansible_collections.realtime.virt.plugins.module_utils._validate._guests import (
+    GuestSpecError,
+    guest_check,
+    guest_state,
+    plan_guests,
+)
 
 
 def rt_validate_domain_checks(domains, names=None, require_hugepages=True, require_pinning=True):
@@ -49,6 +55,42 @@ def rt_validate_report(checks, host):
     return build_report(checks, host)
 
 
+def rt_validate_guest_plan(guests, duration, inventory=None):
+    """Targets (with the cyclictest argv) of rt_validate_guests."""
+    try:
+        return plan_guests(guests, duration, inventory=list(inventory) if inventory is not None else None)
+    except GuestSpecError as exc:
+        raise AnsibleFilterError("rt_validate_guest_plan: %s" % exc)
+
+
+def _result(value, name):
+    if value is None or isinstance(value, dict):
+        return value
+    raise AnsibleFilterError("%s: expected a registered task result (a dict), got %s" % (name, type(value).__name__))
+
+
+def rt_validate_guest_state(target, probe=None, install=None, install_allowed=False, check_mode=False):
+    """Next step for one guest: install, run, or done (with status and reason)."""
+    if not isinstance(target, dict):
+        raise AnsibleFilterError("rt_validate_guest_state: expected one target of rt_validate_guest_plan")
+    return guest_state(target, probe=_result(probe, "rt_validate_guest_state probe"),
+                       install=_result(install, "rt_validate_guest_state install"),
+                       install_allowed=bool(install_allowed), check_mode=bool(check_mode))
+
+
+def rt_validate_guest_check(target, state, run=None, threshold_us=40):
+    """The report check and the kept record (parsed run, histogram) of one guest."""
+    if not isinstance(target, dict) or not isinstance(state, dict):
+        raise AnsibleFilterError("rt_validate_guest_check: expected a target of rt_validate_guest_plan "
+                                 "and a state of rt_validate_guest_state")
+    try:
+        threshold = int(threshold_us)
+    except (TypeError, ValueError):
+        raise AnsibleFilterError("rt_validate_guest_check: threshold_us=%r is not a number of microseconds"
+                                 % (threshold_us,))
+    return guest_check(target, state, run=_result(run, "rt_validate_guest_check run"), threshold_us=threshold)
+
+
 class FilterModule(object):
     """rt_validate filters."""
 
@@ -58,4 +100,7 @@ class FilterModule(object):
             "rt_validate_cyclictest": rt_validate_cyclictest,
             "rt_validate_latency_check": rt_validate_latency_check,
             "rt_validate_report": rt_validate_report,
+            "rt_validate_guest_plan": rt_validate_guest_plan,
+            "rt_validate_guest_state": rt_validate_guest_state,
+            "rt_validate_guest_check": rt_validate_guest_check,
         }

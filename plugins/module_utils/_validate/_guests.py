@@ -1,0 +1,222 @@
+# -*- coding: utf-8 -*-
+# Copyright: realtime.virt contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""cyclictest inside real-time guests of the inventory (pure).
+
+The role runs three steps per guest, each delegated to the guest: look for
+cyclictest, install rt-tests when allowed, run cyclictest. These functions
+decide everything around those steps, from the task results alone:
+
+* ``plan_guests`` turns ``rt_validate_guests`` into targets, each with the
+  cyclictest argv (KubeVirt's parameters) and, for a name missing from the
+  inventory, the reason it cannot be measured.
+* ``guest_state`` reads the look-up (and install) results and says what
+  comes next: ``install``, ``run`` or ``done`` (with a status and reason).
+* ``guest_check`` turns the outcome into one report check plus a record
+  that keeps the parsed run and its histogram.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible_collections.realtime.virt.plugins.module_utils._cpuset import CpusetError, format_cpuset, parse_cpuset
+from ansible_collections.realtime.virt.plugins.module_utils._validate._checks import (
+    check,
+    latency_check,
+    parse_cyclictest,
+)
+
+# KubeVirt's latency lane: SCHED_FIFO 95, 100 us interval, 1000 us histogram.
+KUBEVIRT_ARGS = ("--policy", "fifo", "--priority", "95", "-i", "100", "-H", "1000")
+ENTRY_KEYS = ("host", "cpus", "main_cpus")
+VARIABLE = "rt_validate_guests"
+INSTALL_FIX = "install rt-tests in the guest, or set rt_validate_guest_install: true"
+
+
+class GuestSpecError(ValueError):
+    """An entry of rt_validate_guests that cannot be understood."""
+
+
+def cyclictest_argv(duration, cpus=None, main_cpus=None):
+    """argv of one cyclictest run: KubeVirt's parameters, quiet, memory locked.
+
+    ``cpus`` (ids) pins one measurement thread per CPU (``-a``/``-t``);
+    ``main_cpus`` (ids) pins the main thread (``--mainaffinity``).
+    """
+    argv = ["cyclictest"] + list(KUBEVIRT_ARGS) + ["-D", str(int(duration)), "-q", "-m"]
+    if cpus:
+        argv += ["-a", format_cpuset(cpus), "-t", str(len(cpus))]
+    if main_cpus:
+        argv.append("--mainaffinity=%s" % format_cpuset(main_cpus))
+    return argv
+
+
+def _cpus(value, where):
+    if value is None:
+        return None
+    try:
+        ids = parse_cpuset(value if isinstance(value, (list, tuple)) else str(value), allow_exclusion=False)
+    except CpusetError as exc:
+        raise GuestSpecError("%s = %r: %s; give a CPU list of the guest such as '1-3'" % (where, value, exc))
+    if not ids:
+        raise GuestSpecError("%s is empty; leave it out to run one cyclictest thread anywhere in the guest" % where)
+    return ids
+
+
+def _entry(index, item):
+    where = "%s[%d]" % (VARIABLE, index)
+    if isinstance(item, str):
+        item = {"host": item}
+    if not isinstance(item, dict):
+        raise GuestSpecError("%s = %r: expected an inventory hostname or {host, cpus, main_cpus}" % (where, item))
+    unknown = sorted(set(item) - set(ENTRY_KEYS))
+    if unknown:
+        raise GuestSpecError("%s: unknown key(s) %s; allowed: %s" % (where, ", ".join(unknown), ", ".join(ENTRY_KEYS)))
+    host = item.get("host")
+    if not isinstance(host, str) or not host.strip():
+        raise GuestSpecError("%s.host = %r: expected the guest's inventory hostname" % (where, host))
+    host = host.strip()
+    where = "%s (%s)" % (where, host)
+    return host, _cpus(item.get("cpus"), where + ".cpus"), _cpus(item.get("main_cpus"), where + ".main_cpus")
+
+
+def plan_guests(guests, duration, inventory=None):
+    """Targets of ``rt_validate_guests``.
+
+    Each is ``{host, cpus, main_cpus, threads, subject, argv, error}``;
+    ``cpus``/``main_cpus`` are cpuset strings or None. ``error`` is None, or
+    why the guest cannot be measured (a name missing from ``inventory``,
+    when given) - that guest gets a failed check, the others still run.
+    Malformed entries raise ``GuestSpecError`` naming the entry.
+    """
+    if guests is None:
+        guests = []
+    if not isinstance(guests, list):
+        raise GuestSpecError("%s must be a list of inventory hostnames or {host, cpus}, got %s"
+                             % (VARIABLE, type(guests).__name__))
+    if isinstance(duration, bool):
+        raise GuestSpecError("rt_validate_duration = %r: expected seconds" % (duration,))
+    try:
+        seconds = int(duration)
+    except (TypeError, ValueError):
+        raise GuestSpecError("rt_validate_duration = %r: expected seconds" % (duration,))
+    if seconds < 1:
+        raise GuestSpecError("rt_validate_duration = %r: cyclictest needs at least one second" % (duration,))
+    known = None if inventory is None else set(inventory)
+    seen = set()
+    targets = []
+    for index, item in enumerate(guests):
+        host, cpus, main_cpus = _entry(index, item)
+        if host in seen:
+            raise GuestSpecError("%s[%d]: guest %s is listed twice; give it once (with all its CPUs in cpus)"
+                                 % (VARIABLE, index, host))
+        seen.add(host)
+        error = None
+        if known is not None and host not in known:
+            error = ("%s is not in the inventory; add it (with ansible_host and how to connect) or correct the name"
+                     % host)
+        subject = "guest %s" % host + (" CPUs %s" % format_cpuset(cpus) if cpus else "")
+        targets.append({"host": host, "cpus": format_cpuset(cpus) if cpus else None,
+                        "main_cpus": format_cpuset(main_cpus) if main_cpus else None,
+                        "threads": len(cpus) if cpus else 1, "subject": subject,
+                        "argv": cyclictest_argv(seconds, cpus, main_cpus), "error": error})
+    return targets
+
+
+def _last_line(text):
+    lines = [line.strip() for line in (text or "").splitlines() if line.strip()]
+    return lines[-1] if lines else ""
+
+
+def _why(result):
+    """The reason a task result went wrong, in one line."""
+    result = result or {}
+    parts = [str(result.get("msg") or "").strip()]
+    for key in ("module_stderr", "stderr", "module_stdout"):
+        line = _last_line(result.get(key))
+        if line and line not in parts[0]:
+            parts.append(line)
+            break
+    return ": ".join(part for part in parts if part) or "no output"
+
+
+def _done(status, reason):
+    return {"next": "done", "status": status, "reason": reason}
+
+
+def guest_state(target, probe=None, install=None, install_allowed=False, check_mode=False):
+    """What comes next for ``target`` after the look-up (and the install).
+
+    ``probe`` is the registered result of ``command -v cyclictest`` in the
+    guest, ``install`` the one of the rt-tests installation (None or
+    skipped when it did not run). Returns ``{next, status, reason}`` with
+    ``next`` one of ``install``, ``run``, ``done``; with ``done``,
+    ``status`` (``fail`` or ``skip``) and ``reason`` say why.
+    """
+    host = target.get("host")
+    if target.get("error"):
+        return _done("fail", target["error"])
+    probe = probe or {}
+    if probe.get("skipped") or not probe:
+        return _done("fail", "guest %s was not looked at" % host)
+    if probe.get("unreachable"):
+        return _done("fail", "guest %s is unreachable: %s; check that it runs and that Ansible can connect to it"
+                     % (host, _why(probe)))
+    if "rc" not in probe or "module_stderr" in probe:
+        return _done("fail", "could not run a command in guest %s: %s" % (host, _why(probe)))
+    if probe.get("rc") == 0 and str(probe.get("stdout") or "").strip():
+        return {"next": "run", "status": None, "reason": ""}
+    install = install or {}
+    if not install or install.get("skipped"):
+        if install_allowed:
+            return {"next": "install", "status": None, "reason": ""}
+        return _done("skip", "cyclictest is not installed in guest %s; %s" % (host, INSTALL_FIX))
+    if install.get("unreachable"):
+        return _done("fail", "guest %s became unreachable while installing rt-tests: %s" % (host, _why(install)))
+    if install.get("failed") or install.get("rc", 0) != 0:
+        return _done("fail", "installing rt-tests in guest %s failed: %s; install it by hand or fix the guest's "
+                     "package sources" % (host, _why(install)))
+    if check_mode:
+        return _done("skip", "check mode: rt-tests would be installed in guest %s, so cyclictest runs there on the "
+                     "real run" % host)
+    return {"next": "run", "status": None, "reason": ""}
+
+
+def guest_check(target, state, run=None, threshold_us=40):
+    """``{check, guest}``: the report check of one guest and its record.
+
+    ``state`` comes from ``guest_state``; ``run`` is the registered result
+    of the cyclictest command (when it ran). The record is ``{host, cpus,
+    main_cpus, argv, status, reason, cyclictest}`` where ``cyclictest`` is
+    the parsed run with its histogram (None when nothing ran).
+    """
+    subject = target.get("subject") or "guest %s" % target.get("host")
+    expected = "max latency <= %d us" % threshold_us
+    state = state or {}
+    parsed = None
+    if state.get("next") == "done" and state.get("status") == "skip":
+        result = latency_check(None, subject, threshold_us, skip_reason=state.get("reason"))
+    elif state.get("next") == "done":
+        reason = state.get("reason") or "no reason given"
+        result = check(subject, "cyclictest", expected, "not measured: %s" % reason, "fail",
+                       "%s: %s" % (subject, reason))
+    elif not run or run.get("skipped"):
+        result = check(subject, "cyclictest", expected, "not measured: cyclictest did not run", "fail",
+                       "%s: cyclictest did not run" % subject)
+    elif run.get("unreachable"):
+        reason = "guest %s became unreachable during cyclictest: %s" % (target.get("host"), _why(run))
+        result = check(subject, "cyclictest", expected, "not measured: %s" % reason, "fail",
+                       "%s: %s" % (subject, reason))
+    else:
+        parsed = parse_cyclictest(str(run.get("stdout") or ""))
+        if parsed.get("max_us") is None and (run.get("rc") or "rc" not in run):
+            parsed["error"] = "cyclictest exited with %s: %s" % (run.get("rc", "no status"), _why(run))
+        result = latency_check(parsed, subject, threshold_us)
+        if parsed.get("max_us") is None and result["status"] == "fail":
+            result["message"] += "; cyclictest needs root (become) in the guest for SCHED_FIFO and mlock"
+    record = {"host": target.get("host"), "cpus": target.get("cpus"), "main_cpus": target.get("main_cpus"),
+              "argv": list(target.get("argv") or []), "status": result["status"],
+              "reason": result["message"] or (state.get("reason") or ""), "cyclictest": parsed}
+    return {"check": result, "guest": record}

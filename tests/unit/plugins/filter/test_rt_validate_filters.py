@@ -1,0 +1,54 @@
+# -*- coding: utf-8 -*-
+# Copyright: realtime.virt contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import pytest
+
+from ansible.errors import AnsibleFilterError
+
+from ansible_collections.realtime.virt.plugins.filter.rt_validate import FilterModule
+
+FILTERS = FilterModule().filters()
+RUN = ("# Min Latencies: 00002\n# Avg Latencies: 00003\n# Max Latencies: 00009\n"
+       "# Histogram Overflows: 00000\n")
+HISTOGRAM = "# Histogram\n000002 000010\n000003 000005\n000009 000001\n# Total: 000000016\n"
+
+
+def test_guest_filters_are_exported():
+    assert {"rt_validate_guest_plan", "rt_validate_guest_state", "rt_validate_guest_check"} <= set(FILTERS)
+
+
+def test_guest_filters_chain_like_the_role():
+    plan = FILTERS["rt_validate_guest_plan"](["vm1", {"host": "vm2", "cpus": "1"}], "3",
+                                             inventory=("localhost", "vm1", "vm2"))
+    assert [target["subject"] for target in plan] == ["guest vm1", "guest vm2 CPUs 1"]
+    state = FILTERS["rt_validate_guest_state"](plan[1], probe={"rc": 0, "stdout": "/usr/bin/cyclictest"},
+                                               install_allowed=False, check_mode=True)
+    assert state["next"] == "run"
+    outcome = FILTERS["rt_validate_guest_check"](plan[1], state, run={"rc": 0, "stdout": HISTOGRAM + RUN},
+                                                 threshold_us="40")
+    assert outcome["check"]["status"] == "pass"
+    assert outcome["check"]["observed"] == "max 9 us, avg 3 us, min 2 us, 1 thread(s)"
+    assert outcome["guest"]["cyclictest"]["histogram"] == [[2, 10], [3, 5], [9, 1]]
+
+
+@pytest.mark.parametrize("name, args, kwargs, message", [
+    ("rt_validate_guest_plan", (["vm1", "vm1"], 3), {},
+     r"rt_validate_guest_plan: rt_validate_guests\[1\]: guest vm1 is listed twice"),
+    ("rt_validate_guest_plan", ([{"host": "vm1", "cpus": "a"}], 3), {},
+     r"rt_validate_guest_plan: rt_validate_guests\[0\] \(vm1\)\.cpus = 'a'"),
+    ("rt_validate_guest_state", ("vm1",), {}, "expected one target of rt_validate_guest_plan"),
+    ("rt_validate_guest_state", ({"host": "vm1"},), {"probe": "ok"},
+     "rt_validate_guest_state probe: expected a registered task result"),
+    ("rt_validate_guest_check", ({"host": "vm1"}, None), {}, "expected a target of rt_validate_guest_plan"),
+    ("rt_validate_guest_check", ({"host": "vm1"}, {"next": "run"}), {"threshold_us": "forty"},
+     "threshold_us='forty' is not a number of microseconds"),
+])
+def test_guest_filter_errors_are_filter_errors(name, args, kwargs, message):
+    with pytest.raises(AnsibleFilterError, match=message):
+        FILTERS[name](*args, **kwargs)

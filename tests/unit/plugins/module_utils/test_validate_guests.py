@@ -1,0 +1,184 @@
+# -*- coding: utf-8 -*-
+# Copyright: realtime.virt contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+
+import pytest
+
+from ansible_collections.realtime.virt.plugins.module_utils._validate._guests import (
+    GuestSpecError,
+    cyclictest_argv,
+    guest_check,
+    guest_state,
+    plan_guests,
+)
+
+FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "cyclictest")
+BASE = ["cyclictest", "--policy", "fifo", "--priority", "95", "-i", "100", "-H", "1000"]
+
+
+def fixture(name):
+    with open(os.path.join(FIXTURES, name)) as handle:
+        return handle.read()
+
+
+@pytest.mark.parametrize("duration, cpus, main_cpus, tail", [
+    (10, None, None, ["-D", "10", "-q", "-m"]),
+    ("60", [1, 2, 3], None, ["-D", "60", "-q", "-m", "-a", "1-3", "-t", "3"]),
+    (5, [1, 3], [0], ["-D", "5", "-q", "-m", "-a", "1,3", "-t", "2", "--mainaffinity=0"]),
+])
+def test_cyclictest_argv_keeps_kubevirt_parameters(duration, cpus, main_cpus, tail):
+    assert cyclictest_argv(duration, cpus, main_cpus) == BASE + tail
+
+
+@pytest.mark.parametrize("guests, expected", [
+    ([], []),
+    (None, []),
+    (["vm1"], [{"host": "vm1", "cpus": None, "main_cpus": None, "threads": 1, "subject": "guest vm1",
+                "argv": BASE + ["-D", "3", "-q", "-m"], "error": None}]),
+    ([{"host": " vm2 ", "cpus": "3,1-2", "main_cpus": 0}],
+     [{"host": "vm2", "cpus": "1-3", "main_cpus": "0", "threads": 3, "subject": "guest vm2 CPUs 1-3",
+       "argv": BASE + ["-D", "3", "-q", "-m", "-a", "1-3", "-t", "3", "--mainaffinity=0"], "error": None}]),
+    ([{"host": "vm3", "cpus": [2, 4]}],
+     [{"host": "vm3", "cpus": "2,4", "main_cpus": None, "threads": 2, "subject": "guest vm3 CPUs 2,4",
+       "argv": BASE + ["-D", "3", "-q", "-m", "-a", "2,4", "-t", "2"], "error": None}]),
+])
+def test_plan_guests_tables(guests, expected):
+    assert plan_guests(guests, 3, inventory=["vm1", "vm2", "vm3"]) == expected
+
+
+def test_plan_guests_marks_names_missing_from_the_inventory():
+    plan = plan_guests(["vm1", "typo"], 3, inventory=["vm1"])
+    assert [target["error"] for target in plan] == [
+        None, "typo is not in the inventory; add it (with ansible_host and how to connect) or correct the name"]
+    assert plan_guests(["anything"], 3)[0]["error"] is None
+
+
+@pytest.mark.parametrize("guests, duration, message", [
+    ("vm1", 3, "rt_validate_guests must be a list of inventory hostnames or {host, cpus}, got str"),
+    ([42], 3, "rt_validate_guests[0] = 42: expected an inventory hostname or {host, cpus, main_cpus}"),
+    ([{"cpus": "1"}], 3, "rt_validate_guests[0].host = None: expected the guest's inventory hostname"),
+    ([{"host": ""}], 3, "rt_validate_guests[0].host = '': expected the guest's inventory hostname"),
+    ([{"host": "vm1", "cpu": "1"}], 3, "rt_validate_guests[0]: unknown key(s) cpu; allowed: host, cpus, main_cpus"),
+    ([{"host": "vm1", "cpus": "1-x"}], 3, "rt_validate_guests[0] (vm1).cpus = '1-x': invalid CPU set token"),
+    ([{"host": "vm1", "cpus": "1,^1"}], 3, "exclusions with '^' are not allowed here"),
+    ([{"host": "vm1", "cpus": ""}], 3, "rt_validate_guests[0] (vm1).cpus is empty"),
+    ([{"host": "vm1", "main_cpus": "-1"}], 3, "rt_validate_guests[0] (vm1).main_cpus = '-1'"),
+    (["vm1", {"host": "vm1"}], 3, "rt_validate_guests[1]: guest vm1 is listed twice"),
+    (["vm1"], 0, "rt_validate_duration = 0: cyclictest needs at least one second"),
+    (["vm1"], "ten", "rt_validate_duration = 'ten': expected seconds"),
+    (["vm1"], True, "rt_validate_duration = True: expected seconds"),
+])
+def test_plan_guests_refuses_bad_entries(guests, duration, message):
+    with pytest.raises(GuestSpecError) as info:
+        plan_guests(guests, duration)
+    assert message in str(info.value)
+
+
+TARGET = plan_guests([{"host": "vm1", "cpus": "1"}], 3)[0]
+FOUND = {"rc": 0, "stdout": "/usr/bin/cyclictest", "stderr": "", "changed": False}
+MISSING = {"rc": 127, "stdout": "", "stderr": "", "msg": "non-zero return code", "changed": False}
+UNREACHABLE = {"unreachable": True, "changed": False,
+               "msg": "Failed to connect to the host via ssh: ssh: connect to host 10.0.0.9 port 22: No route to host"}
+SKIPPED = {"skipped": True, "changed": False, "skip_reason": "Conditional result was False"}
+
+
+@pytest.mark.parametrize("probe, install, allowed, check_mode, expected", [
+    (FOUND, None, False, False, {"next": "run", "status": None, "reason": ""}),
+    (FOUND, SKIPPED, True, True, {"next": "run", "status": None, "reason": ""}),
+    (MISSING, None, True, False, {"next": "install", "status": None, "reason": ""}),
+    (MISSING, None, False, False, {"next": "done", "status": "skip", "reason":
+                                   "cyclictest is not installed in guest vm1; install rt-tests in the guest, "
+                                   "or set rt_validate_guest_install: true"}),
+    (MISSING, {"changed": True, "rc": 0}, True, False, {"next": "run", "status": None, "reason": ""}),
+    (MISSING, {"changed": True}, True, True, {"next": "done", "status": "skip", "reason":
+                                              "check mode: rt-tests would be installed in guest vm1, so cyclictest "
+                                              "runs there on the real run"}),
+    (MISSING, {"failed": False, "rc": 100, "msg": "No package matching 'rt-tests' is available"}, True, False,
+     {"next": "done", "status": "fail", "reason": "installing rt-tests in guest vm1 failed: No package matching "
+                                                  "'rt-tests' is available; install it by hand or fix the guest's "
+                                                  "package sources"}),
+    (MISSING, UNREACHABLE, True, False,
+     {"next": "done", "status": "fail", "reason": "guest vm1 became unreachable while installing rt-tests: "
+                                                  "Failed to connect to the host via ssh: ssh: connect to host "
+                                                  "10.0.0.9 port 22: No route to host"}),
+    (UNREACHABLE, None, True, False,
+     {"next": "done", "status": "fail", "reason": "guest vm1 is unreachable: Failed to connect to the host via ssh: "
+                                                  "ssh: connect to host 10.0.0.9 port 22: No route to host; check "
+                                                  "that it runs and that Ansible can connect to it"}),
+    ({"msg": "MODULE FAILURE\nSee stdout/stderr for the exact error", "module_stderr": "",
+      "module_stdout": "/bin/sh: 1: /usr/bin/python3: not found\n", "rc": 127}, None, True, False,
+     {"next": "done", "status": "fail", "reason": "could not run a command in guest vm1: MODULE FAILURE\nSee "
+                                                  "stdout/stderr for the exact error: /bin/sh: 1: /usr/bin/python3: "
+                                                  "not found"}),
+    (SKIPPED, None, False, False, {"next": "done", "status": "fail", "reason": "guest vm1 was not looked at"}),
+])
+def test_guest_state_tables(probe, install, allowed, check_mode, expected):
+    assert guest_state(TARGET, probe=probe, install=install, install_allowed=allowed,
+                       check_mode=check_mode) == expected
+
+
+def test_guest_state_reports_a_name_missing_from_the_inventory_first():
+    target = plan_guests(["ghost"], 3, inventory=[])[0]
+    state = guest_state(target, probe=SKIPPED, install_allowed=True)
+    assert state == {"next": "done", "status": "fail", "reason": target["error"]}
+
+
+def test_guest_check_passes_and_keeps_the_histogram():
+    run = {"rc": 0, "stdout": fixture("host-2threads.txt"), "stderr": "", "changed": False}
+    outcome = guest_check(TARGET, guest_state(TARGET, probe=FOUND), run=run, threshold_us=40)
+    assert outcome["check"] == {"subject": "guest vm1 CPUs 1", "check": "cyclictest",
+                                "expected": "max latency <= 40 us",
+                                "observed": "max 37 us, avg 4 us, min 2 us, 2 thread(s)", "status": "pass",
+                                "message": ""}
+    guest = outcome["guest"]
+    assert (guest["host"], guest["cpus"], guest["status"], guest["reason"]) == ("vm1", "1", "pass", "")
+    assert guest["argv"] == TARGET["argv"]
+    assert guest["cyclictest"]["max_us"] == 37
+    assert guest["cyclictest"]["histogram"] == [[2, 130], [3, 700], [4, 30], [5, 1]]
+
+
+def test_guest_check_fails_above_the_threshold():
+    run = {"rc": 0, "stdout": fixture("host-2threads.txt")}
+    outcome = guest_check(TARGET, guest_state(TARGET, probe=FOUND), run=run, threshold_us=20)
+    assert outcome["check"]["status"] == "fail"
+    assert outcome["check"]["message"].startswith("guest vm1 CPUs 1: max latency 37 us is above 20 us")
+    assert outcome["guest"]["reason"] == outcome["check"]["message"]
+
+
+@pytest.mark.parametrize("state, run, status, observed, message", [
+    (guest_state(TARGET, probe=UNREACHABLE), None, "fail",
+     "not measured: guest vm1 is unreachable: Failed to connect",
+     "guest vm1 CPUs 1: guest vm1 is unreachable: Failed to connect"),
+    (guest_state(TARGET, probe=MISSING), None, "skip",
+     "skipped: cyclictest is not installed in guest vm1; install rt-tests in the guest", ""),
+    (guest_state(TARGET, probe=FOUND), UNREACHABLE, "fail",
+     "not measured: guest vm1 became unreachable during cyclictest: Failed to connect",
+     "guest vm1 CPUs 1: guest vm1 became unreachable during cyclictest"),
+    (guest_state(TARGET, probe=FOUND), SKIPPED, "fail", "not measured: cyclictest did not run",
+     "guest vm1 CPUs 1: cyclictest did not run"),
+    (guest_state(TARGET, probe=FOUND),
+     {"rc": 255, "stdout": "", "stderr": "Unable to change scheduling policy!\nProbably missing capabilities\n",
+      "msg": "non-zero return code"}, "fail",
+     "no result (cyclictest exited with 255: non-zero return code: Probably missing capabilities)",
+     "guest vm1 CPUs 1: cyclictest gave no result (cyclictest exited with 255"),
+])
+def test_guest_check_when_nothing_was_measured(state, run, status, observed, message):
+    outcome = guest_check(TARGET, state, run=run, threshold_us=40)
+    assert outcome["check"]["status"] == status
+    assert outcome["check"]["observed"].startswith(observed)
+    assert outcome["check"]["message"].startswith(message)
+    assert outcome["guest"]["status"] == status
+    assert outcome["guest"]["reason"]
+    if status == "fail" and run and "rc" in run:
+        assert outcome["check"]["message"].endswith("cyclictest needs root (become) in the guest for SCHED_FIFO "
+                                                    "and mlock")
+        assert outcome["guest"]["cyclictest"]["max_us"] is None
+    else:
+        assert outcome["guest"]["cyclictest"] is None
