@@ -177,9 +177,16 @@ class SriovVfs(object):
             if vf["driver_override"] != self.driver:
                 self._write(dev(address, "driver_override"), self.driver, "make %s prefer %s" % (address, self.driver))
             if vf["driver"] != self.driver:
-                if vf["driver"]:
-                    self._write(dev(address, "driver/unbind"), address, "unbind %s from %s" % (address, vf["driver"]))
-                self._write(DRIVERS_PROBE, address, "probe %s" % address)
+                current = vf["driver"]
+                if not self.check_mode:
+                    # A new VF's own driver probes it asynchronously: by now it
+                    # may have bound, or (an NVMe VF without resources) given
+                    # the VF up again. Act on what the VF has now.
+                    current = self.reader.link_name(dev(address, "driver"))
+                if current and current != self.driver:
+                    self._unbind(address, current)
+                if current != self.driver or self.check_mode:
+                    self._write(DRIVERS_PROBE, address, "probe %s" % address)
         except (IOError, OSError) as error:
             if error.errno in _VANISHED and not self.reader.exists(dev(address)):
                 raise SriovVfVanishedError(
@@ -196,6 +203,15 @@ class SriovVfs(object):
                 "VF %s is on %s, not %s, after the probe: the driver refused it (see the kernel log); vfio-pci refuses "
                 "devices on its denylist unless vfio-pci.disable_denylist=1 is set, and needs the IOMMU on "
                 "(intel_iommu=on). %s" % (address, now or "no driver", self.driver, self._done()))
+
+    def _unbind(self, address, current):
+        """Unbind ``address`` from ``current``; a driver that let it go meanwhile is fine."""
+        try:
+            self._write(dev(address, "driver/unbind"), address, "unbind %s from %s" % (address, current))
+        except (IOError, OSError) as error:
+            if error.errno not in _VANISHED or self.reader.link_name(dev(address, "driver")) is not None:
+                raise
+            self.actions.append("%s had already left %s" % (address, current))
 
     def _done(self):
         return "Done before the failure: %s." % ("; ".join(self.actions) if self.actions else "nothing")

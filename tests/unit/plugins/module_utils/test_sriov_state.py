@@ -108,6 +108,31 @@ def test_rebinds_vfs_autoprobed_to_another_driver(tmp_path):
     assert "unbind 0000:3d:01.0 from c6xxvf" in " ".join(result["actions"])
 
 
+@pytest.mark.parametrize("release_on", ["driver_override", "driver/unbind"])
+def test_vf_released_by_its_own_driver_meanwhile(tmp_path, release_on):
+    # An NVMe VF without resources: its driver probes it asynchronously, then
+    # lets it go - before the unbind is written, or while it is.
+    tree = qat_trees.build(str(tmp_path), "gen_c62x")   # 4 VFs on c6xxvf
+    kernel = FakeKernel(tree)
+    released = []
+
+    def release(path, value):
+        if path.endswith("/0000:3d:01.1/" + release_on) and not released:
+            tree.unbind("0000:3d:01.1")
+            released.append(path)
+            if release_on == "driver/unbind":
+                raise OSError(errno.ENOENT, "No such file or directory", path)
+
+    kernel.before_write = release
+    result = SriovVfs("0000:3d:00.0", 4, state_file=str(tmp_path / "s.conf"), root=tree.root, writer=kernel).run()
+    assert released
+    assert [tree.driver_of(vf) for vf in tree.vfs("0000:3d:00.0")] == ["vfio-pci"] * 4
+    if release_on == "driver/unbind":
+        assert "0000:3d:01.1 had already left c6xxvf" in result["actions"]
+    else:
+        assert "unbind 0000:3d:01.1" not in " ".join(result["actions"])
+
+
 def test_sets_override_on_vfs_already_on_vfio(tmp_path):
     tree = qat_trees.build(str(tmp_path), "two_socket_4xxx")
     kernel = FakeKernel(tree)
