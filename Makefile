@@ -13,11 +13,12 @@ export ANSIBLE_COLLECTIONS_PATH := $(CURDIR)/$(COLLECTIONS)
 export ANSIBLE_CONFIG := $(CURDIR)/ansible.cfg
 export PYTHONPATH := $(CURDIR)/$(COLLECTIONS)
 
-.PHONY: help setup host venv collection services demo demo-clean test lint sanity units integration molecule build-check bench changelog clean
+.PHONY: help setup host venv collection services demo demo-clean test lint sanity units integration molecule lab build-check bench changelog clean
 
 help:
 	@echo "make demo         set up this machine, then run playbooks/site.yml on localhost"
-	@echo "make test         set up, then lint, sanity, unit, build, integration and molecule tests"
+	@echo "make test         set up, then lint, sanity, unit, build, integration and molecule tests (lab VM included)"
+	@echo "make lab          set up, then only the lab scenario (a booted Debian VM: reboot, 1G pages, SR-IOV)"
 	@echo "make demo-clean   remove the domain make demo left running"
 	@echo "make units | integration | molecule | lint | sanity | build-check | bench | changelog"
 
@@ -75,6 +76,9 @@ integration: setup
 
 molecule: setup
 	scripts/molecule.sh
+
+lab: setup
+	scripts/molecule.sh lab
 
 bench: setup
 	@for bench in tests/bench/bench_*.py; do echo "=== $$bench"; $(BIN)/python "$$bench" || exit 1; done

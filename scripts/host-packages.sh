@@ -6,6 +6,9 @@ PACKAGES=(
   libvirt-daemon libvirt-daemon-driver-qemu libvirt-daemon-system libvirt-clients
   libvirt-dev pkg-config gcc python3-dev python3-venv libxml2-utils shellcheck
   rt-tests busybox-static cpio stress-ng tuned procps git make
+  # the lab VM's image build (udev: grub-install asks udevadm where a loop
+  # device's partition starts, and fails without it)
+  debootstrap fdisk grub-pc-bin grub2-common udev e2fsprogs mount openssh-client iproute2
 )
 missing=()
 for pkg in "${PACKAGES[@]}"; do

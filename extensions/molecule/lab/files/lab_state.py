@@ -1,0 +1,129 @@
+#!/usr/bin/env python
+# -*- coding: utf-8 -*-
+# Copyright: realtime.virt contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Print, as JSON, what the lab VM's kernel shows (run inside the VM).
+
+The lab scenario reads this after every step instead of trusting what the
+roles report: the booted command line, isolated CPUs, real-time
+throttling, hugepage pools and hugetlbfs mounts, and the SR-IOV state of
+the NVMe physical function (found by PCI class 0108 with sriov_totalvfs),
+its VFs, their drivers, IOMMU groups and /dev/vfio nodes. With a path
+argument it also lists files under /etc, /boot and /usr/local newer than
+that path (to prove a --check run wrote nothing).
+"""
+
+import json
+import os
+import sys
+
+PCI = "/sys/bus/pci/devices"
+
+
+def read(path, default=None):
+    try:
+        with open(path) as handle:
+            return handle.read().strip()
+    except OSError:
+        return default
+
+
+def link_name(path):
+    try:
+        return os.path.basename(os.readlink(path))
+    except OSError:
+        return None
+
+
+def hugepages():
+    pools = {}
+    base = "/sys/kernel/mm/hugepages"
+    for name in sorted(os.listdir(base)):
+        pools[name.split("-")[1]] = int(read(os.path.join(base, name, "nr_hugepages"), "0"))
+    node0 = {}
+    node_base = "/sys/devices/system/node/node0/hugepages"
+    if os.path.isdir(node_base):
+        for name in sorted(os.listdir(node_base)):
+            node0[name.split("-")[1]] = int(read(os.path.join(node_base, name, "nr_hugepages"), "0"))
+    return pools, node0
+
+
+def hugetlbfs_mounts():
+    mounts = []
+    for line in (read("/proc/mounts", "") or "").splitlines():
+        fields = line.split()
+        if len(fields) > 3 and fields[2] == "hugetlbfs":
+            mounts.append({"path": fields[1], "opts": fields[3]})
+    return mounts
+
+
+def vf_info(address):
+    group = link_name(os.path.join(PCI, address, "iommu_group"))
+    return {
+        "pci_address": address,
+        "driver": link_name(os.path.join(PCI, address, "driver")),
+        "driver_override": read(os.path.join(PCI, address, "driver_override")),
+        "iommu_group": group,
+        "vfio_dev": bool(group) and os.path.exists(os.path.join("/dev/vfio", group)),
+    }
+
+
+def sriov_pfs():
+    pfs = []
+    for address in sorted(os.listdir(PCI)):
+        dev = os.path.join(PCI, address)
+        klass = read(os.path.join(dev, "class"), "")
+        if not klass.startswith("0x0108") or not os.path.exists(os.path.join(dev, "sriov_totalvfs")):
+            continue
+        vfs = []
+        for name in sorted(os.listdir(dev), key=lambda n: (len(n), n)):
+            if name.startswith("virtfn"):
+                vfs.append(vf_info(link_name(os.path.join(dev, name))))
+        pfs.append({
+            "pci_address": address,
+            "class": klass,
+            "driver": link_name(os.path.join(dev, "driver")),
+            "sriov_totalvfs": int(read(os.path.join(dev, "sriov_totalvfs"), "0")),
+            "sriov_numvfs": int(read(os.path.join(dev, "sriov_numvfs"), "0")),
+            "vfs": vfs,
+        })
+    return pfs
+
+
+def newer_than(stamp):
+    since = os.stat(stamp).st_mtime
+    found = []
+    for top in ("/etc", "/boot", "/usr/local"):
+        for directory, _dirs, files in os.walk(top):
+            for name in [""] + files:
+                path = os.path.join(directory, name) if name else directory
+                try:
+                    if os.lstat(path).st_mtime > since:
+                        found.append(path)
+                except OSError:
+                    pass
+    return sorted(found)
+
+
+def main():
+    pools, node0 = hugepages()
+    state = {
+        "boot_id": read("/proc/sys/kernel/random/boot_id"),
+        "uptime": float(read("/proc/uptime", "0 0").split()[0]),
+        "cmdline": read("/proc/cmdline", "").split(),
+        "isolated": read("/sys/devices/system/cpu/isolated", ""),
+        "sched_rt_runtime_us": int(read("/proc/sys/kernel/sched_rt_runtime_us", "0")),
+        "hugepages": pools,
+        "hugepages_node0": node0,
+        "hugetlbfs": hugetlbfs_mounts(),
+        "vfio_pci_loaded": os.path.isdir("/sys/bus/pci/drivers/vfio-pci"),
+        "sriov_pfs": sriov_pfs(),
+    }
+    if len(sys.argv) > 1:
+        state["newer_files"] = newer_than(sys.argv[1])
+    json.dump(state, sys.stdout, sort_keys=True)
+
+
+if __name__ == "__main__":
+    main()
