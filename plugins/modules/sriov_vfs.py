@@ -22,11 +22,10 @@ description:
     then the module checks the VF really is on O(driver). IOMMU group numbers are not
     used, they may change across reboots; PCI addresses do not.
   - With O(persist) the PF's line in O(state_file) records the count and driver, so the
-    boot-time unit the C(realtime.virt.qat) role installs recreates the VFs and bindings at
-    boot. The file is replaced atomically (temporary file, then rename).
-  - The module installs no boot-time unit itself. For a device that is not QAT, install it with
-    C(ansible.builtin.include_role) of C(realtime.virt.qat) and C(tasks_from=persist.yml), as the
-    collection's C(lab) test scenario does for an NVMe controller.
+    boot-time unit of the C(realtime.virt.sriov) role (which the C(realtime.virt.qat) role
+    installs too) recreates the VFs and bindings at boot. The file is replaced atomically (temporary file, then rename).
+  - The module installs no boot-time unit itself; the C(realtime.virt.sriov) role runs this
+    module for a list of PFs and installs the unit.
   - Works for any SR-IOV device (QAT, network cards, NVMe controllers); the
     C(realtime.virt.qat) role uses it for QAT PFs.
   - Bad values (an address that is not one, a negative count, more than C(sriov_totalvfs),

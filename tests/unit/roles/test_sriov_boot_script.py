@@ -1,7 +1,8 @@
 # -*- coding: utf-8 -*-
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The qat role's boot-time script, rendered from its template and run with sh
-against a kernel-shaped PCI tree (REALTIME_VIRT_ROOT prefixes /sys).
+"""The sriov role's boot-time script (the qat role installs it too), rendered
+from its template and run with sh against a kernel-shaped PCI tree
+(REALTIME_VIRT_ROOT prefixes /sys).
 
 The tree is plain files, so the kernel's side effects (VFs appearing when
 sriov_numvfs is written, binding on drivers_probe) do not happen; the tests
@@ -24,7 +25,7 @@ sys.path.insert(0, os.path.join(HERE, os.pardir, "plugins", "module_utils", "fix
 
 import qat_trees  # noqa: E402  pylint: disable=wrong-import-position
 
-TEMPLATE = os.path.join(TOP, "roles", "qat", "templates", "realtime-virt-sriov-vfs.sh.j2")
+TEMPLATE = os.path.join(TOP, "roles", "sriov", "templates", "realtime-virt-sriov-vfs.sh.j2")
 PF = "0000:6b:00.0"
 
 
@@ -41,7 +42,7 @@ def boot(tmp_path):
     state_file = tmp_path / "sriov-vfs.conf"
     with open(TEMPLATE) as handle:
         text = jinja2.Template(handle.read(), keep_trailing_newline=True).render(
-            ansible_managed="test", qat_services_state_file=str(services_file), qat_state_file=str(state_file))
+            ansible_managed="test", sriov_qat_services_file=str(services_file), sriov_state_file=str(state_file))
     script = tmp_path / "realtime-virt-sriov-vfs"
     script.write_text(text)
 
