@@ -22,12 +22,12 @@ description:
     then the module checks the VF really is on O(driver). IOMMU group numbers are not
     used, they may change across reboots; PCI addresses do not.
   - With O(persist) the PF's line in O(state_file) records the count and driver, so the
-    boot-time unit of the C(realtime.virt.sriov) role (which the C(realtime.virt.qat) role
-    installs too) recreates the VFs and bindings at boot. The file is replaced atomically (temporary file, then rename).
-  - The module installs no boot-time unit itself; the C(realtime.virt.sriov) role runs this
-    module for a list of PFs and installs the unit.
-  - Works for any SR-IOV device (QAT, network cards, NVMe controllers); the
-    C(realtime.virt.qat) role uses it for QAT PFs.
+    boot-time unit of the C(realtime.virt.sriov) role recreates the VFs and bindings at boot.
+    The file is replaced atomically (temporary file, then rename).
+  - Works for any SR-IOV device (QAT, network cards, NVMe controllers). The module installs no
+    boot-time unit itself; the C(realtime.virt.sriov) role runs it for a list of PFs and
+    installs the unit, and the C(realtime.virt.qat) role runs it for QAT PFs and installs the
+    same unit.
   - Bad values (an address that is not one, a negative count, more than C(sriov_totalvfs),
     a driver that is not loaded) fail before anything is written.
 author:

@@ -185,7 +185,7 @@ class SriovVfs(object):
                     current = self.reader.link_name(dev(address, "driver"))
                 if current and current != self.driver:
                     self._unbind(address, current)
-                if current != self.driver or self.check_mode:
+                if current != self.driver:
                     self._write(DRIVERS_PROBE, address, "probe %s" % address)
         except (IOError, OSError) as error:
             if error.errno in _VANISHED and not self.reader.exists(dev(address)):

@@ -100,7 +100,8 @@ while kill -0 "$pid" 2>/dev/null; do
     sleep 10
     kill -0 "$pid" 2>/dev/null && say "debootstrap: $(tail -n1 "$log" | cut -c1-100)"
 done
-wait "$pid" || { tail -n 30 "$log" >&2; exit 1; }
+# A failed debootstrap ends the script; cleanup() shows the end of its log.
+wait "$pid"
 
 say "configuring the system"
 echo lab >"$mnt/etc/hostname"
