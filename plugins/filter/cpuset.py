@@ -10,7 +10,7 @@ __metaclass__ = type
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.realtime.virt.plugins.module_utils._cpuset import (
+from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import (
     CpusetError,
     format_cpuset,
     parse_cpuset,

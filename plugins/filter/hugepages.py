@@ -10,8 +10,8 @@ __metaclass__ = type
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.realtime.virt.plugins.module_utils._plan.errors import PlanError
-from ansible_collections.realtime.virt.plugins.module_utils._plan.hugepages import hugepage_plan
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import PlanError
+from ansible_collections.realtime.virt.plugins.module_utils._hugepages.plan import hugepage_plan
 
 
 def hugepages_plan(rt_node, pages, default_size=None):

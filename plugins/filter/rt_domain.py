@@ -10,7 +10,7 @@ __metaclass__ = type
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.realtime.virt.plugins.module_utils._placement._plan import (
+from ansible_collections.realtime.virt.plugins.module_utils._placement.plan import (
     PlacementError,
     attach_vfs,
     free_vfs_per_node,

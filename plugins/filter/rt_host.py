@@ -10,9 +10,9 @@ __metaclass__ = type
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.realtime.virt.plugins.module_utils._plan.cpus import cpu_plan
-from ansible_collections.realtime.virt.plugins.module_utils._plan.errors import PlanError
-from ansible_collections.realtime.virt.plugins.module_utils._plan.kernel_args import (
+from ansible_collections.realtime.virt.plugins.module_utils._cpu.plan import cpu_plan
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import PlanError
+from ansible_collections.realtime.virt.plugins.module_utils._cpu.kernel_args import (
     compare_kernel_args,
     grubby_entries,
     rt_kernel_args,

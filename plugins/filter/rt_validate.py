@@ -10,13 +10,13 @@ __metaclass__ = type
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.realtime.virt.plugins.module_utils._validate._checks import (
+from ansible_collections.realtime.virt.plugins.module_utils._validate.checks import (
     build_report,
     domain_checks,
     latency_check,
     parse_cyclictest,
 )
-from ansible_collections.realtime.virt.plugins.module_utils._validate._guests import (
+from ansible_collections.realtime.virt.plugins.module_utils._validate.guests import (
     GuestSpecError,
     guest_check,
     guest_state,

@@ -142,14 +142,14 @@ msg:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.realtime.virt.plugins.module_utils._host.hugepages import (
+from ansible_collections.realtime.virt.plugins.module_utils._hugepages.apply import (
     HugepageAllocator,
     HugepageWriteError,
     describe,
     shortfall_message,
     state_text,
 )
-from ansible_collections.realtime.virt.plugins.module_utils._plan.errors import PlanError
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import PlanError
 
 
 def main():

@@ -539,7 +539,7 @@ try:
 except ImportError:
     LIB_IMPORT_ERROR = traceback.format_exc()
 
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt._errors import DomainError
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.errors import DomainError
 
 
 def argument_spec():
@@ -613,7 +613,7 @@ def main():
     if LIB_IMPORT_ERROR is not None:
         module.fail_json(msg=missing_required_lib("libvirt-python and lxml"), exception=LIB_IMPORT_ERROR)
 
-    from ansible_collections.realtime.virt.plugins.module_utils._libvirt._domain import DomainManager
+    from ansible_collections.realtime.virt.plugins.module_utils._libvirt.manager import DomainManager
 
     manager = DomainManager(module.params, check_mode=module.check_mode, diff=module._diff)
     try:

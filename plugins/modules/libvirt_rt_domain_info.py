@@ -144,8 +144,8 @@ except ImportError:
     libvirt = None
     LIB_IMPORT_ERROR = traceback.format_exc()
 
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt._domain import is_local
-from ansible_collections.realtime.virt.plugins.module_utils._validate._observe import DomainObserver, ObserveError
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.manager import is_local
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.observe import DomainObserver, ObserveError
 
 
 def main():

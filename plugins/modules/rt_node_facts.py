@@ -643,7 +643,7 @@ ansible_facts:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.realtime.virt.plugins.module_utils._facts.node import (
+from ansible_collections.realtime.virt.plugins.module_utils._node.gather import (
     NodeFactsError,
     gather_node_facts,
 )

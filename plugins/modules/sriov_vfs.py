@@ -200,7 +200,7 @@ actions:
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.realtime.virt.plugins.module_utils._sriov.errors import SriovError
-from ansible_collections.realtime.virt.plugins.module_utils._sriov.state import SriovVfs
+from ansible_collections.realtime.virt.plugins.module_utils._sriov.manager import SriovVfs
 
 
 def main():

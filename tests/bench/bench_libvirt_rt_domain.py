@@ -37,8 +37,8 @@ OPTIONS = {
 
 
 def write_virt_xml(directory, count):
-    from ansible_collections.realtime.virt.plugins.module_utils._libvirt._render import render, to_text
-    from ansible_collections.realtime.virt.plugins.module_utils._libvirt._spec import build_plan
+    from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import render, to_text
+    from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import build_plan
     for index in range(count):
         name = "%s-virt-%d" % (PREFIX, index)
         params = dict(OPTIONS, name=name)

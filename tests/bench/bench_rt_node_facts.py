@@ -46,7 +46,7 @@ def ansible_side_by_side(rounds, calls):
 
 def in_process_512(repeat):
     from rt_node_trees import build_shape
-    from ansible_collections.realtime.virt.plugins.module_utils._facts.node import gather_node_facts
+    from ansible_collections.realtime.virt.plugins.module_utils._node.gather import gather_node_facts
 
     with tempfile.TemporaryDirectory() as root:
         build_shape(root, "big_512")

@@ -32,7 +32,7 @@ import libvirt
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(TOP, ".cache", "collections"))
 
-from ansible_collections.realtime.virt.plugins.module_utils._validate._checks import parse_cyclictest  # noqa: E402
+from ansible_collections.realtime.virt.plugins.module_utils._validate.checks import parse_cyclictest  # noqa: E402
 
 SYSCTL = "/proc/sys/kernel/sched_rt_runtime_us"
 DOMAIN = """<domain type='qemu'>

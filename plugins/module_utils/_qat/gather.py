@@ -19,7 +19,7 @@ __metaclass__ = type
 import os
 import re
 
-from ansible_collections.realtime.virt.plugins.module_utils._sysfs import HostReader
+from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader
 from ansible_collections.realtime.virt.plugins.module_utils._qat import devices
 
 PCI_DEVICES = "/sys/bus/pci/devices"

@@ -20,8 +20,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.realtime.virt.plugins.module_utils._sysfs import HostReader
-from ansible_collections.realtime.virt.plugins.module_utils._sriov.sysfs import SysfsWriter
+from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader
+from ansible_collections.realtime.virt.plugins.module_utils._kernel.writer import SysfsWriter
 from ansible_collections.realtime.virt.plugins.module_utils._qat.gather import PCI_ADDRESS, PCI_DEVICES
 
 KNOWN_SERVICES = ("sym", "asym", "dc", "dcc")

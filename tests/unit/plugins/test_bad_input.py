@@ -51,20 +51,20 @@ from ansible_collections.realtime.virt.plugins.filter.cpuset import FilterModule
 from ansible_collections.realtime.virt.plugins.filter.hugepages import FilterModule as HugepageFilters  # noqa: E402
 from ansible_collections.realtime.virt.plugins.filter.qat import FilterModule as QatFilters  # noqa: E402
 from ansible_collections.realtime.virt.plugins.filter.rt_host import FilterModule as HostFilters  # noqa: E402
-from ansible_collections.realtime.virt.plugins.module_utils._facts.node import gather_node_facts  # noqa: E402
+from ansible_collections.realtime.virt.plugins.module_utils._node.gather import gather_node_facts  # noqa: E402
 from ansible_collections.realtime.virt.plugins.module_utils._qat import services as qat_services_utils  # noqa: E402
-from ansible_collections.realtime.virt.plugins.module_utils._sriov import state as sriov_state  # noqa: E402
-from ansible_collections.realtime.virt.plugins.module_utils._sysfs import HostReader  # noqa: E402
+from ansible_collections.realtime.virt.plugins.module_utils._sriov import manager as sriov_state  # noqa: E402
+from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader  # noqa: E402
 from ansible_collections.realtime.virt.plugins.modules import hugepages_alloc, qat_services, qat_vf_info  # noqa: E402
 from ansible_collections.realtime.virt.plugins.modules import rt_node_facts, sriov_vfs  # noqa: E402
 
 try:
     import libvirt
     from lxml import etree
-    from ansible_collections.realtime.virt.plugins.module_utils._libvirt import _domain  # noqa: E402
-    from ansible_collections.realtime.virt.plugins.module_utils._libvirt._errors import InputError  # noqa: E402
-    from ansible_collections.realtime.virt.plugins.module_utils._libvirt._render import render, to_text  # noqa: E402
-    from ansible_collections.realtime.virt.plugins.module_utils._libvirt._spec import build_plan  # noqa: E402
+    from ansible_collections.realtime.virt.plugins.module_utils._libvirt import manager as _domain  # noqa: E402
+    from ansible_collections.realtime.virt.plugins.module_utils._libvirt.errors import InputError  # noqa: E402
+    from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import render, to_text  # noqa: E402
+    from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import build_plan  # noqa: E402
     from ansible_collections.realtime.virt.plugins.modules import libvirt_rt_domain  # noqa: E402
 except ImportError:  # pragma: no cover - the libvirt rows are skipped then
     libvirt = None

@@ -6,7 +6,7 @@ __metaclass__ = type
 
 import pytest
 
-from ansible_collections.realtime.virt.plugins.module_utils._cpuset import (
+from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import (
     CpusetError,
     format_cpuset,
     parse_cpumask,

@@ -14,11 +14,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "fix
 
 import rt_node_trees  # noqa: E402  pylint: disable=wrong-import-position
 
-from ansible_collections.realtime.virt.plugins.module_utils._host.hugepages import (  # noqa: E402
+from ansible_collections.realtime.virt.plugins.module_utils._hugepages.apply import (  # noqa: E402
     HugepageAllocator,
     shortfall_message,
 )
-from ansible_collections.realtime.virt.plugins.module_utils._plan.errors import PlanError  # noqa: E402
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import PlanError  # noqa: E402
 
 NODE1_2M = "sys/devices/system/node/node1/hugepages/hugepages-2048kB/nr_hugepages"
 

@@ -19,9 +19,9 @@ import copy
 
 import pytest
 
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt._compare import differences
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt._render import device_kinds, fill_identity, parse_xml, render
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt._spec import build_plan
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.compare import differences
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import device_kinds, fill_identity, parse_xml, render
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import build_plan
 
 HOST = {"online": [0, 1], "hugepage_sizes_kib": [2048, 1048576], "numa_nodes": {0: [0, 1]}, "devices": {"/dev/random", "/dev/urandom"}}
 

@@ -10,8 +10,8 @@ __metaclass__ = type
 
 import pytest
 
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt._render import fill_identity, parse_xml, render
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt._spec import build_plan
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import fill_identity, parse_xml, render
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import build_plan
 
 HOST = {"online": [0, 1, 2, 3, 4, 5], "hugepage_sizes_kib": [2048, 1048576], "numa_nodes": {0: [0, 1, 2, 3], 1: [4, 5]},
         "devices": {"/dev/random", "/dev/urandom", "/dev/hwrng"}}
@@ -203,7 +203,7 @@ def test_fill_identity_keeps_uuid_and_macs():
 
 
 def test_parse_xml_rejects_non_domains():
-    from ansible_collections.realtime.virt.plugins.module_utils._libvirt._errors import InputError
+    from ansible_collections.realtime.virt.plugins.module_utils._libvirt.errors import InputError
     with pytest.raises(InputError, match="must be <domain>"):
         parse_xml("<network/>")
     with pytest.raises(InputError, match="not well-formed"):

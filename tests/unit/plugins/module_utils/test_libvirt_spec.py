@@ -12,9 +12,9 @@ import copy
 
 import pytest
 
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt._errors import InputError
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt._rng import resolve_rng
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt._spec import build_plan, parse_page_size, parse_pci_address
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.errors import InputError
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.rng import resolve_rng
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import build_plan, parse_page_size, parse_pci_address
 
 HOST = {
     "online": [0, 1, 2, 3],

@@ -14,7 +14,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "fix
 
 import rt_node_trees  # noqa: E402  pylint: disable=wrong-import-position
 
-from ansible_collections.realtime.virt.plugins.module_utils._facts.node import (  # noqa: E402
+from ansible_collections.realtime.virt.plugins.module_utils._node.gather import (  # noqa: E402
     NodeFactsError,
     gather_node_facts,
 )

@@ -7,8 +7,8 @@ __metaclass__ = type
 
 import pytest
 
-from ansible_collections.realtime.virt.plugins.module_utils._cpuset import CpusetError
-from ansible_collections.realtime.virt.plugins.module_utils._facts import parsing
+from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import CpusetError
+from ansible_collections.realtime.virt.plugins.module_utils._node import parsing
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ __metaclass__ = type
 
 import pytest
 
-from ansible_collections.realtime.virt.plugins.module_utils._placement._plan import (
+from ansible_collections.realtime.virt.plugins.module_utils._placement.plan import (
     PlacementError,
     attach_vfs,
     free_vfs_per_node,

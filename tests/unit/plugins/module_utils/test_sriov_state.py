@@ -26,7 +26,7 @@ from ansible_collections.realtime.virt.plugins.module_utils._sriov.errors import
     SriovVfVanishedError,
     SriovWriteError,
 )
-from ansible_collections.realtime.virt.plugins.module_utils._sriov.state import SriovVfs  # noqa: E402
+from ansible_collections.realtime.virt.plugins.module_utils._sriov.manager import SriovVfs  # noqa: E402
 
 PF = "0000:3d:00.0"
 

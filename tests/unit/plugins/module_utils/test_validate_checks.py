@@ -11,7 +11,7 @@ import os
 
 import pytest
 
-from ansible_collections.realtime.virt.plugins.module_utils._validate._checks import (
+from ansible_collections.realtime.virt.plugins.module_utils._validate.checks import (
     build_report,
     domain_checks,
     latency_check,

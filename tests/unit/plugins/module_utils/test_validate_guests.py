@@ -11,7 +11,7 @@ import os
 
 import pytest
 
-from ansible_collections.realtime.virt.plugins.module_utils._validate._guests import (
+from ansible_collections.realtime.virt.plugins.module_utils._validate.guests import (
     GuestSpecError,
     cyclictest_argv,
     guest_check,

@@ -7,8 +7,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.realtime.virt.plugins.module_utils._sysfs import HostReader
-from ansible_collections.realtime.virt.plugins.module_utils._validate._observe import (
+from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.observe import (
     observe_hostdev,
     observe_process,
     parse_domain_xml,

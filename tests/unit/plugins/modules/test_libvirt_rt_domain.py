@@ -18,9 +18,9 @@ import yaml
 
 libvirt = pytest.importorskip("libvirt")
 
-from ansible_collections.realtime.virt.plugins.module_utils._sysfs import HostReader  # noqa: E402
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt import _domain  # noqa: E402
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt._errors import InputError, LibvirtCallError  # noqa: E402
+from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader  # noqa: E402
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt import manager as _domain  # noqa: E402
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.errors import InputError, LibvirtCallError  # noqa: E402
 from ansible_collections.realtime.virt.plugins.modules import libvirt_rt_domain  # noqa: E402
 
 

@@ -22,7 +22,7 @@ sys.path.insert(
 import qat_trees  # noqa: E402  pylint: disable=wrong-import-position
 from pci_tree import FakeKernel  # noqa: E402  pylint: disable=wrong-import-position
 
-from ansible_collections.realtime.virt.plugins.module_utils._sriov import state as sriov_state  # noqa: E402
+from ansible_collections.realtime.virt.plugins.module_utils._sriov import manager as sriov_state  # noqa: E402
 from ansible_collections.realtime.virt.plugins.modules import sriov_vfs  # noqa: E402
 
 try:

@@ -17,12 +17,12 @@ __metaclass__ = type
 
 import re
 
-from ansible_collections.realtime.virt.plugins.module_utils._cpuset import (
+from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import (
     CpusetError,
     format_cpuset,
     parse_cpuset,
 )
-from ansible_collections.realtime.virt.plugins.module_utils._plan.errors import PlanError
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import PlanError
 
 # Names the kernel accepts more than once, each occurrence meaning something.
 REPEATABLE = frozenset(("hugepagesz", "hugepages", "console"))

@@ -17,7 +17,7 @@ __metaclass__ = type
 
 import re
 
-from ansible_collections.realtime.virt.plugins.module_utils._plan.errors import PlanError
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import PlanError
 
 NODE_DIR = "/sys/devices/system/node/node%d/hugepages/hugepages-%dkB/nr_hugepages"
 GLOBAL_DIR = "/sys/kernel/mm/hugepages/hugepages-%dkB/nr_hugepages"

@@ -20,8 +20,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.realtime.virt.plugins.module_utils._cpuset import format_cpuset
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt._errors import InputError
+from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import format_cpuset
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.errors import InputError
 
 try:
     from lxml import etree

@@ -22,9 +22,9 @@ __metaclass__ = type
 
 import re
 
-from ansible_collections.realtime.virt.plugins.module_utils._cpuset import CpusetError, format_cpuset, parse_cpuset
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt._errors import InputError
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt._rng import resolve_rng
+from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import CpusetError, format_cpuset, parse_cpuset
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.errors import InputError
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.rng import resolve_rng
 
 PCI_ADDRESS = re.compile(r"^(?:([0-9a-fA-F]{1,4}):)?([0-9a-fA-F]{1,2}):([0-9a-fA-F]{1,2})\.([0-7])$")
 PAGE_SIZE = re.compile(r"^\s*([0-9]+)\s*([kKmMgG])(?:i?[bB]?)?\s*$")

@@ -21,8 +21,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.realtime.virt.plugins.module_utils._cpuset import CpusetError, format_cpuset, parse_cpuset
-from ansible_collections.realtime.virt.plugins.module_utils._validate._checks import (
+from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import CpusetError, format_cpuset, parse_cpuset
+from ansible_collections.realtime.virt.plugins.module_utils._validate.checks import (
     check,
     latency_check,
     parse_cyclictest,

@@ -13,7 +13,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.realtime.virt.plugins.module_utils._cpuset import format_cpuset
+from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import format_cpuset
 
 KUBEVIRT_REALTIME_LABEL = "kubevirt.io/realtime"
 TUNED_KERNEL_ARGS = (("skew_tick", "1"), ("nosoftlockup", True), ("tsc", "reliable"))

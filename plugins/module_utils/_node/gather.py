@@ -16,14 +16,14 @@ __metaclass__ = type
 
 import os
 
-from ansible_collections.realtime.virt.plugins.module_utils._cpuset import (
+from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import (
     CpusetError,
     format_cpuset,
     parse_cpumask,
 )
-from ansible_collections.realtime.virt.plugins.module_utils._sysfs import HostReader
-from ansible_collections.realtime.virt.plugins.module_utils._facts import parsing
-from ansible_collections.realtime.virt.plugins.module_utils._facts.checks import evaluate
+from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader
+from ansible_collections.realtime.virt.plugins.module_utils._node import parsing
+from ansible_collections.realtime.virt.plugins.module_utils._node.readiness import evaluate
 
 CPU = "/sys/devices/system/cpu"
 NODE = "/sys/devices/system/node"

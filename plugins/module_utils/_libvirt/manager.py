@@ -16,14 +16,14 @@ __metaclass__ = type
 
 import re
 
-from ansible_collections.realtime.virt.plugins.module_utils._cpuset import CpusetError, parse_kernel_cpulist
-from ansible_collections.realtime.virt.plugins.module_utils._sysfs import HostReader
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt._compare import differences
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt._errors import LibvirtCallError
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt._render import (
+from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import CpusetError, parse_kernel_cpulist
+from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.compare import differences
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.errors import LibvirtCallError
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import (
     device_kinds, fill_identity, parse_xml, render, to_text)
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt._rng import BACKENDS
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt._spec import build_plan
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.rng import BACKENDS
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import build_plan
 
 try:
     import libvirt

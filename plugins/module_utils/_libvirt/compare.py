@@ -20,8 +20,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.realtime.virt.plugins.module_utils._cpuset import CpusetError, parse_cpuset
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt._render import DEVICE_KINDS, OWNED_CHILDREN, OWNED_TOP
+from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import CpusetError, parse_cpuset
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import DEVICE_KINDS, OWNED_CHILDREN, OWNED_TOP
 
 CPUSET_ATTRS = ("cpuset", "vcpus", "nodeset", "cpus")
 PCI_PARTS = ("domain", "bus", "slot", "function")

@@ -15,7 +15,7 @@ __metaclass__ = type
 
 import re
 
-from ansible_collections.realtime.virt.plugins.module_utils._cpuset import (
+from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import (
     CpusetError,
     parse_kernel_cpulist,
 )

@@ -22,7 +22,7 @@ __metaclass__ = type
 import errno
 import re
 
-from ansible_collections.realtime.virt.plugins.module_utils._sysfs import HostReader
+from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader
 from ansible_collections.realtime.virt.plugins.module_utils._sriov import statefile
 from ansible_collections.realtime.virt.plugins.module_utils._sriov.errors import (
     SriovBindError,
@@ -33,7 +33,7 @@ from ansible_collections.realtime.virt.plugins.module_utils._sriov.errors import
     SriovVfVanishedError,
     SriovWriteError,
 )
-from ansible_collections.realtime.virt.plugins.module_utils._sriov.sysfs import SysfsWriter
+from ansible_collections.realtime.virt.plugins.module_utils._kernel.writer import SysfsWriter
 
 PCI_DEVICES = "/sys/bus/pci/devices"
 PCI_DRIVERS = "/sys/bus/pci/drivers"

@@ -42,7 +42,7 @@ __metaclass__ = type
 import copy
 import re
 
-from ansible_collections.realtime.virt.plugins.module_utils._cpuset import CpusetError, format_cpuset, parse_cpuset
+from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import CpusetError, format_cpuset, parse_cpuset
 
 VARIABLE = "rt_domain_domains"
 PAGE_SIZE = re.compile(r"^\s*([0-9]+)\s*([kKmMgG])(?:i?[bB]?)?\s*$")

@@ -16,9 +16,9 @@ __metaclass__ = type
 import re
 from xml.etree import ElementTree
 
-from ansible_collections.realtime.virt.plugins.module_utils._cpuset import CpusetError, parse_cpuset
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt._domain import read_vcpu_threads
-from ansible_collections.realtime.virt.plugins.module_utils._sysfs import HostReader
+from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import CpusetError, parse_cpuset
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.manager import read_vcpu_threads
+from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader
 
 UNITS_KIB = {"b": 1.0 / 1024, "bytes": 1.0 / 1024, "k": 1, "kib": 1, "kb": 1, "m": 1024, "mib": 1024, "mb": 1024,
              "g": 1024 * 1024, "gib": 1024 * 1024, "gb": 1024 * 1024}

@@ -27,7 +27,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt._errors import InputError
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.errors import InputError
 
 # name -> {"backend": path or None, "rate": {"period": ms, "bytes": n} or None,
 #          "model": device model or None}

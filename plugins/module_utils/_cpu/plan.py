@@ -15,12 +15,12 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.realtime.virt.plugins.module_utils._cpuset import (
+from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import (
     CpusetError,
     format_cpuset,
     parse_cpuset,
 )
-from ansible_collections.realtime.virt.plugins.module_utils._plan.errors import PlanError
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import PlanError
 
 AUTO = "auto"
 

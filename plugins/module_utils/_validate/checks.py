@@ -17,7 +17,7 @@ __metaclass__ = type
 
 import re
 
-from ansible_collections.realtime.virt.plugins.module_utils._cpuset import format_cpuset
+from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import format_cpuset
 
 STATUSES = ("pass", "fail", "warn", "skip")
 POLICY_NAMES = {"fifo": "SCHED_FIFO", "rr": "SCHED_RR"}

@@ -18,9 +18,9 @@ __metaclass__ = type
 import os
 import time
 
-from ansible_collections.realtime.virt.plugins.module_utils._facts.node import gather_node_facts
-from ansible_collections.realtime.virt.plugins.module_utils._plan.hugepages import hugepage_plan
-from ansible_collections.realtime.virt.plugins.module_utils._sysfs import HostReader
+from ansible_collections.realtime.virt.plugins.module_utils._node.gather import gather_node_facts
+from ansible_collections.realtime.virt.plugins.module_utils._hugepages.plan import hugepage_plan
+from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader
 
 COMPACT = "/proc/sys/vm/compact_memory"
 
