@@ -1,9 +1,11 @@
 # -*- coding: utf-8 -*-
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Make the collection importable as ansible_collections.realtime.virt.
+"""Make the collection importable and the shared fixtures findable.
 
 `make` creates .cache/collections/ansible_collections/realtime/virt as a
-link to the repository; ansible-test units does the same on its own.
+link to the repository; ansible-test units does the same on its own.  The
+fake host trees every test builds (rt_node_trees, the PCI fake kernel, the
+QAT shapes) live once in tests/unit/fixtures/.
 """
 from __future__ import absolute_import, division, print_function
 
@@ -12,7 +14,11 @@ __metaclass__ = type
 import os
 import sys
 
-_TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_UNIT = os.path.dirname(os.path.abspath(__file__))
+_TOP = os.path.dirname(os.path.dirname(_UNIT))
 _COLLECTIONS = os.path.join(_TOP, ".cache", "collections")
+FIXTURES = os.path.join(_UNIT, "fixtures")
 if os.path.isdir(_COLLECTIONS) and _COLLECTIONS not in sys.path:
     sys.path.insert(0, _COLLECTIONS)
+if FIXTURES not in sys.path:
+    sys.path.insert(0, FIXTURES)

@@ -2,7 +2,7 @@
 # Unit tests; fails when pytest collects no test (exit 5) as well.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
-pytest -q -p no:cacheprovider -n 2 tests/unit "$@"
+pytest -q -p no:cacheprovider --import-mode=importlib -n 2 tests/unit "$@"
 rc=$?
 if [ "$rc" -eq 5 ]; then
   echo "units: pytest collected no test" >&2

@@ -24,62 +24,44 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import collections
-import contextlib
 import copy
 import hashlib
-import json
 import os
-import sys
 
 import pytest
 import yaml
 
 from ansible.errors import AnsibleFilterError
-from ansible.module_utils import basic
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-TOP = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
-sys.path.insert(0, os.path.join(HERE, "module_utils", "fixtures"))
-sys.path.insert(0, os.path.join(HERE, "module_utils", "fixtures", "qat"))
+import qat_trees
+import rt_node_trees
+from pci_kernel import FakeKernel
 
-import qat_trees  # noqa: E402  pylint: disable=wrong-import-position
-import rt_node_trees  # noqa: E402  pylint: disable=wrong-import-position
-from pci_tree import FakeKernel  # noqa: E402  pylint: disable=wrong-import-position
-
-from ansible_collections.realtime.virt.plugins.filter.cpuset import FilterModule as CpusetFilters  # noqa: E402
-from ansible_collections.realtime.virt.plugins.filter.hugepages import FilterModule as HugepageFilters  # noqa: E402
-from ansible_collections.realtime.virt.plugins.filter.qat import FilterModule as QatFilters  # noqa: E402
-from ansible_collections.realtime.virt.plugins.filter.rt_host import FilterModule as HostFilters  # noqa: E402
-from ansible_collections.realtime.virt.plugins.module_utils._node.gather import gather_node_facts  # noqa: E402
-from ansible_collections.realtime.virt.plugins.module_utils._qat import services as qat_services_utils  # noqa: E402
-from ansible_collections.realtime.virt.plugins.module_utils._sriov import manager as sriov_state  # noqa: E402
-from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader  # noqa: E402
-from ansible_collections.realtime.virt.plugins.modules import hugepages_alloc, qat_services, qat_vf_info  # noqa: E402
-from ansible_collections.realtime.virt.plugins.modules import rt_node_facts, sriov_vfs  # noqa: E402
+from ansible_collections.realtime.virt.plugins.filter.cpuset import FilterModule as CpusetFilters
+from ansible_collections.realtime.virt.plugins.filter.hugepages import FilterModule as HugepageFilters
+from ansible_collections.realtime.virt.plugins.filter.qat import FilterModule as QatFilters
+from ansible_collections.realtime.virt.plugins.filter.rt_host import FilterModule as HostFilters
+from ansible_collections.realtime.virt.plugins.module_utils._node.gather import gather_node_facts
+from ansible_collections.realtime.virt.plugins.module_utils._qat import services as qat_services_utils
+from ansible_collections.realtime.virt.plugins.module_utils._sriov import manager as sriov_state
+from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader
+from ansible_collections.realtime.virt.plugins.modules import hugepages_alloc, qat_services, qat_vf_info
+from ansible_collections.realtime.virt.plugins.modules import rt_node_facts, sriov_vfs
 
 try:
     import libvirt
     from lxml import etree
-    from ansible_collections.realtime.virt.plugins.module_utils._libvirt import manager as _domain  # noqa: E402
-    from ansible_collections.realtime.virt.plugins.module_utils._libvirt.errors import InputError  # noqa: E402
-    from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import render, to_text  # noqa: E402
-    from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import build_plan  # noqa: E402
-    from ansible_collections.realtime.virt.plugins.modules import libvirt_rt_domain  # noqa: E402
+    from ansible_collections.realtime.virt.plugins.module_utils._libvirt import manager as _domain
+    from ansible_collections.realtime.virt.plugins.module_utils._libvirt.errors import InputError
+    from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import render, to_text
+    from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import build_plan
+    from ansible_collections.realtime.virt.plugins.modules import libvirt_rt_domain
 except ImportError:  # pragma: no cover - the libvirt rows are skipped then
     libvirt = None
 
-try:
-    from ansible.module_utils.testing import patch_module_args
-except ImportError:  # ansible-core before 2.19
-    @contextlib.contextmanager
-    def patch_module_args(args=None):
-        old = basic._ANSIBLE_ARGS
-        basic._ANSIBLE_ARGS = json.dumps({"ANSIBLE_MODULE_ARGS": args or {}}).encode()
-        try:
-            yield
-        finally:
-            basic._ANSIBLE_ARGS = old
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 
 FILTERS = {}
 for _filters in (CpusetFilters, HugepageFilters, QatFilters, HostFilters):
@@ -311,45 +293,18 @@ def _tree_digest(root):
     return digest.hexdigest()
 
 
-class ModuleExit(Exception):
-    def __init__(self, result, failed):
-        super(ModuleExit, self).__init__(result)
-        self.result = result
-        self.failed = failed
-
-
-@pytest.fixture
-def exits(monkeypatch):
-    def exit_json(self, **kwargs):
-        raise ModuleExit(kwargs, False)
-
-    def fail_json(self, **kwargs):
-        raise ModuleExit(kwargs, True)
-
-    monkeypatch.setattr(basic.AnsibleModule, "exit_json", exit_json)
-    monkeypatch.setattr(basic.AnsibleModule, "fail_json", fail_json)
-    monkeypatch.setattr(basic.AnsibleModule, "warn", lambda self, text: None)
-
-
-def _run_main(main, params):
-    """Run ``main()``; return (result, failed). Any other exception fails the test with its traceback."""
-    with patch_module_args(params):
-        try:
-            main()
-        except ModuleExit as outcome:
-            return outcome.result, outcome.failed
-        except SystemExit as error:  # AnsibleModule exits this way only when fail_json was not patched
-            pytest.fail("main() exited with %r without a result" % (error,))
-    pytest.fail("main() returned without exit_json or fail_json")
-
-
 class Harness(object):
     """Runs one case's entry point; records what it touched."""
 
-    def __init__(self, tmp_path, monkeypatch):
+    def __init__(self, tmp_path, monkeypatch, run_module):
         self.tmp = tmp_path
         self.monkeypatch = monkeypatch
+        self.run_module = run_module
         self.touched = []
+
+    def _run(self, main, params):
+        outcome = self.run_module(main, params)
+        return outcome.result, outcome.failed
 
     # -- modules ---------------------------------------------------------------------------------
     def libvirt_rt_domain(self, args):
@@ -364,7 +319,7 @@ class Harness(object):
             raise libvirt.libvirtError("test double: libvirt must not be opened for bad input")
         self.monkeypatch.setattr(libvirt, "open", connect)
         self.monkeypatch.setattr(_domain, "HostReader", lambda top: HostReader(root))
-        result, failed = _run_main(libvirt_rt_domain.main, _merge(DOMAIN, args))
+        result, failed = self._run(libvirt_rt_domain.main, _merge(DOMAIN, args))
         self.touched = opened + (["host tree"] if _tree_digest(root) != before else [])
         return result, failed
 
@@ -372,7 +327,7 @@ class Harness(object):
         root = rt_node_trees.build_shape(str(self.tmp / "host"), "test_host")
         before = _tree_digest(root)
         params = _merge({"pages": [{"size": "2M", "count": 4, "node": 0}], "root": root, "delay": 0}, args)
-        result, failed = _run_main(hugepages_alloc.main, params)
+        result, failed = self._run(hugepages_alloc.main, params)
         if _tree_digest(root) != before:
             self.touched.append("host tree")
         return result, failed
@@ -384,7 +339,7 @@ class Harness(object):
         self.monkeypatch.setattr(sriov_state, "SysfsWriter", lambda root: kernel)
         state = str(self.tmp / "sriov-vfs.conf")
         params = _merge({"pf": "0000:6b:00.0", "count": "4", "root": tree.root, "state_file": state}, args)
-        result, failed = _run_main(sriov_vfs.main, params)
+        result, failed = self._run(sriov_vfs.main, params)
         self.touched = list(kernel.log) + ([state] if os.path.exists(state) else [])
         return result, failed
 
@@ -394,15 +349,15 @@ class Harness(object):
         kernel = FakeKernel(tree)
         self.monkeypatch.setattr(qat_services_utils, "SysfsWriter", lambda root: kernel)
         params = _merge({"pf": "0000:6b:00.0", "services": "dc", "root": tree.root}, args)
-        result, failed = _run_main(qat_services.main, params)
+        result, failed = self._run(qat_services.main, params)
         self.touched = list(kernel.log)
         return result, failed
 
     def rt_node_facts(self, args):
-        return _run_main(rt_node_facts.main, args)
+        return self._run(rt_node_facts.main, args)
 
     def qat_vf_info(self, args):
-        return _run_main(qat_vf_info.main, args)
+        return self._run(qat_vf_info.main, args)
 
     # -- roles and filters -------------------------------------------------------------------------
     def role(self, name, args):
@@ -437,8 +392,8 @@ class Harness(object):
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.id for case in CASES])
-def test_bad_input_fails_clearly_and_touches_nothing(case, tmp_path, monkeypatch, exits):
-    harness = Harness(tmp_path, monkeypatch)
+def test_bad_input_fails_clearly_and_touches_nothing(case, tmp_path, monkeypatch, run_module):
+    harness = Harness(tmp_path, monkeypatch, run_module)
     result, failed = harness.run(case.entry, case.args)
     message = result.get("msg", "")
     assert failed, "%s: accepted, result %r" % (case.id, result)

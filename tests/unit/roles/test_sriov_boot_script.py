@@ -14,16 +14,14 @@ __metaclass__ = type
 
 import os
 import subprocess
-import sys
 
 import jinja2
 import pytest
 
+import qat_trees
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
-sys.path.insert(0, os.path.join(HERE, os.pardir, "plugins", "module_utils", "fixtures", "qat"))
-
-import qat_trees  # noqa: E402  pylint: disable=wrong-import-position
 
 TEMPLATE = os.path.join(TOP, "roles", "sriov", "templates", "realtime-virt-sriov-vfs.sh.j2")
 PF = "0000:6b:00.0"

@@ -5,62 +5,17 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import contextlib
-import json
-import os
-import sys
-
 import pytest
 import yaml
 
-from ansible.module_utils import basic
+import qat_trees
 
-sys.path.insert(
-    0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "module_utils", "fixtures", "qat")
-)
-
-import qat_trees  # noqa: E402  pylint: disable=wrong-import-position
-
-from ansible_collections.realtime.virt.plugins.modules import qat_vf_info  # noqa: E402
-
-try:
-    from ansible.module_utils.testing import patch_module_args
-except ImportError:  # ansible-core before 2.19
-    @contextlib.contextmanager
-    def patch_module_args(args=None):
-        old = basic._ANSIBLE_ARGS
-        basic._ANSIBLE_ARGS = json.dumps({"ANSIBLE_MODULE_ARGS": args or {}}).encode()
-        try:
-            yield
-        finally:
-            basic._ANSIBLE_ARGS = old
-
-
-class ModuleExit(Exception):
-    def __init__(self, result, failed):
-        super(ModuleExit, self).__init__(result)
-        self.result = result
-        self.failed = failed
+from ansible_collections.realtime.virt.plugins.modules import qat_vf_info
 
 
 @pytest.fixture
-def run(monkeypatch):
-    def exit_json(self, **kwargs):
-        raise ModuleExit(kwargs, False)
-
-    def fail_json(self, **kwargs):
-        raise ModuleExit(kwargs, True)
-
-    monkeypatch.setattr(basic.AnsibleModule, "exit_json", exit_json)
-    monkeypatch.setattr(basic.AnsibleModule, "fail_json", fail_json)
-
-    def runner(args):
-        with patch_module_args(args):
-            with pytest.raises(ModuleExit) as info:
-                qat_vf_info.main()
-        return info.value
-
-    return runner
+def run(run_module):
+    return lambda args: run_module(qat_vf_info.main, args)
 
 
 @pytest.mark.parametrize("check_mode", [False, True])

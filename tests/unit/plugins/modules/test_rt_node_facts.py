@@ -5,64 +5,18 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import contextlib
-import json
-import os
-import sys
-
 import pytest
 
-from ansible.module_utils import basic
+import rt_node_trees
 
-sys.path.insert(
-    0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "module_utils", "fixtures")
-)
-
-import rt_node_trees  # noqa: E402  pylint: disable=wrong-import-position
-
-from ansible_collections.realtime.virt.plugins.modules import rt_node_facts  # noqa: E402
-
-try:
-    from ansible.module_utils.testing import patch_module_args
-except ImportError:  # ansible-core before 2.19
-    @contextlib.contextmanager
-    def patch_module_args(args=None):
-        old = basic._ANSIBLE_ARGS
-        basic._ANSIBLE_ARGS = json.dumps({"ANSIBLE_MODULE_ARGS": args or {}}).encode()
-        try:
-            yield
-        finally:
-            basic._ANSIBLE_ARGS = old
-
-
-class ModuleExit(Exception):
-    def __init__(self, result, failed):
-        super(ModuleExit, self).__init__(result)
-        self.result = result
-        self.failed = failed
+from ansible_collections.realtime.virt.plugins.modules import rt_node_facts
 
 
 @pytest.fixture
-def run(monkeypatch):
-    warnings = []
-
-    def exit_json(self, **kwargs):
-        raise ModuleExit(kwargs, False)
-
-    def fail_json(self, **kwargs):
-        raise ModuleExit(kwargs, True)
-
-    monkeypatch.setattr(basic.AnsibleModule, "exit_json", exit_json)
-    monkeypatch.setattr(basic.AnsibleModule, "fail_json", fail_json)
-    monkeypatch.setattr(basic.AnsibleModule, "warn", lambda self, text: warnings.append(text))
-
+def run(run_module):
     def runner(args):
-        del warnings[:]
-        with patch_module_args(args):
-            with pytest.raises(ModuleExit) as info:
-                rt_node_facts.main()
-        return info.value, list(warnings)
-
+        outcome = run_module(rt_node_facts.main, args)
+        return outcome, outcome.warnings
     return runner
 
 

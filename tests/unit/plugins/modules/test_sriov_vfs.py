@@ -5,72 +5,28 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import contextlib
-import json
-import os
-import sys
-
 import pytest
 import yaml
 
-from ansible.module_utils import basic
+import qat_trees
+from pci_kernel import FakeKernel
 
-sys.path.insert(
-    0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "module_utils", "fixtures", "qat")
-)
-
-import qat_trees  # noqa: E402  pylint: disable=wrong-import-position
-from pci_tree import FakeKernel  # noqa: E402  pylint: disable=wrong-import-position
-
-from ansible_collections.realtime.virt.plugins.module_utils._sriov import manager as sriov_state  # noqa: E402
-from ansible_collections.realtime.virt.plugins.modules import sriov_vfs  # noqa: E402
-
-try:
-    from ansible.module_utils.testing import patch_module_args
-except ImportError:  # ansible-core before 2.19
-    @contextlib.contextmanager
-    def patch_module_args(args=None):
-        old = basic._ANSIBLE_ARGS
-        basic._ANSIBLE_ARGS = json.dumps({"ANSIBLE_MODULE_ARGS": args or {}}).encode()
-        try:
-            yield
-        finally:
-            basic._ANSIBLE_ARGS = old
-
-
-class ModuleExit(Exception):
-    def __init__(self, result, failed):
-        super(ModuleExit, self).__init__(result)
-        self.result = result
-        self.failed = failed
+from ansible_collections.realtime.virt.plugins.module_utils._sriov import manager as sriov_state
+from ansible_collections.realtime.virt.plugins.modules import sriov_vfs
 
 
 @pytest.fixture
-def host(tmp_path, monkeypatch):
+def host(tmp_path, monkeypatch, run_module):
     tree = qat_trees.PciTree(str(tmp_path / "root"))
     qat_trees.add_qat_pf(tree, "0000:6b:00.0", "4xxx", total=16)
     kernel = FakeKernel(tree)
     monkeypatch.setattr(sriov_state, "SysfsWriter", lambda root: kernel)
-
-    def exit_json(self, **kwargs):
-        raise ModuleExit(kwargs, False)
-
-    def fail_json(self, **kwargs):
-        raise ModuleExit(kwargs, True)
-
-    monkeypatch.setattr(basic.AnsibleModule, "exit_json", exit_json)
-    monkeypatch.setattr(basic.AnsibleModule, "fail_json", fail_json)
-    monkeypatch.setattr(basic.AnsibleModule, "warn", lambda self, text: None)
     state = str(tmp_path / "state.conf")
 
     def runner(check=False, diff=False, **args):
-        params = {"pf": "0000:6b:00.0", "count": "4", "root": tree.root, "state_file": state,
-                  "_ansible_check_mode": check, "_ansible_diff": diff}
+        params = {"pf": "0000:6b:00.0", "count": "4", "root": tree.root, "state_file": state}
         params.update(args)
-        with patch_module_args(params):
-            with pytest.raises(ModuleExit) as info:
-                sriov_vfs.main()
-        return info.value
+        return run_module(sriov_vfs.main, params, check=check, diff=diff)
 
     return tree, kernel, state, runner
 

@@ -6,15 +6,13 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import os
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "qat"))
 
-import qat_trees  # noqa: E402  pylint: disable=wrong-import-position
+import qat_trees
 
-from ansible_collections.realtime.virt.plugins.module_utils._qat.gather import (  # noqa: E402
+from ansible_collections.realtime.virt.plugins.module_utils._qat.gather import (
     QatInfoError,
     gather_qat,
 )

@@ -7,16 +7,14 @@ __metaclass__ = type
 
 import errno
 import os
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "qat"))
 
-import qat_trees  # noqa: E402  pylint: disable=wrong-import-position
-from pci_tree import FakeKernel  # noqa: E402  pylint: disable=wrong-import-position
+import qat_trees
+from pci_kernel import FakeKernel
 
-from ansible_collections.realtime.virt.plugins.module_utils._qat.services import (  # noqa: E402
+from ansible_collections.realtime.virt.plugins.module_utils._qat.services import (
     QatServices,
     QatServicesDeviceError,
     QatServicesError,

@@ -7,17 +7,15 @@ __metaclass__ = type
 
 import errno
 import os
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "qat"))
 
-import qat_trees  # noqa: E402  pylint: disable=wrong-import-position
-from pci_tree import FakeKernel  # noqa: E402  pylint: disable=wrong-import-position
+import qat_trees
+from pci_kernel import FakeKernel
 
-from ansible_collections.realtime.virt.plugins.module_utils._sriov import statefile  # noqa: E402
-from ansible_collections.realtime.virt.plugins.module_utils._sriov.errors import (  # noqa: E402
+from ansible_collections.realtime.virt.plugins.module_utils._sriov import statefile
+from ansible_collections.realtime.virt.plugins.module_utils._sriov.errors import (
     SriovBindError,
     SriovBusyError,
     SriovDeviceError,
@@ -26,7 +24,7 @@ from ansible_collections.realtime.virt.plugins.module_utils._sriov.errors import
     SriovVfVanishedError,
     SriovWriteError,
 )
-from ansible_collections.realtime.virt.plugins.module_utils._sriov.manager import SriovVfs  # noqa: E402
+from ansible_collections.realtime.virt.plugins.module_utils._sriov.manager import SriovVfs
 
 PF = "0000:3d:00.0"
 

@@ -18,7 +18,7 @@ from ansible_collections.realtime.virt.plugins.module_utils._validate.checks imp
     parse_cyclictest,
 )
 
-FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "cyclictest")
+FIXTURES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))), "fixtures", "cyclictest")
 
 
 def fixture(name):

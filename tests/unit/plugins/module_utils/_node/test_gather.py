@@ -5,16 +5,13 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import os
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures"))
 
-import rt_node_trees  # noqa: E402  pylint: disable=wrong-import-position
+import rt_node_trees
 
-from ansible_collections.realtime.virt.plugins.module_utils._node.gather import (  # noqa: E402
+from ansible_collections.realtime.virt.plugins.module_utils._node.gather import (
     NodeFactsError,
     gather_node_facts,
 )

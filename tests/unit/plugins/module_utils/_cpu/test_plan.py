@@ -5,18 +5,15 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import os
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures"))
 
-import rt_node_trees  # noqa: E402  pylint: disable=wrong-import-position
+import rt_node_trees
 
-from ansible_collections.realtime.virt.plugins.module_utils._node.gather import gather_node_facts  # noqa: E402
-from ansible_collections.realtime.virt.plugins.module_utils._cpu.plan import cpu_plan  # noqa: E402
-from ansible_collections.realtime.virt.plugins.module_utils._common.errors import PlanError  # noqa: E402
+from ansible_collections.realtime.virt.plugins.module_utils._node.gather import gather_node_facts
+from ansible_collections.realtime.virt.plugins.module_utils._cpu.plan import cpu_plan
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import PlanError
 
 # auto keeps the first core of each node with its SMT sibling.
 BIG_KEEP = sorted([32 * n for n in range(8)] + [256 + 32 * n for n in range(8)])

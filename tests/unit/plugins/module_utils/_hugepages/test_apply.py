@@ -6,19 +6,17 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import os
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures"))
 
-import rt_node_trees  # noqa: E402  pylint: disable=wrong-import-position
+import rt_node_trees
 
-from ansible_collections.realtime.virt.plugins.module_utils._hugepages.apply import (  # noqa: E402
+from ansible_collections.realtime.virt.plugins.module_utils._hugepages.apply import (
     HugepageAllocator,
     shortfall_message,
 )
-from ansible_collections.realtime.virt.plugins.module_utils._common.errors import PlanError  # noqa: E402
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import PlanError
 
 NODE1_2M = "sys/devices/system/node/node1/hugepages/hugepages-2048kB/nr_hugepages"
 

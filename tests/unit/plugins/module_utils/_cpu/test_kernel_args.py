@@ -9,9 +9,9 @@ __metaclass__ = type
 import pytest
 
 
-from ansible_collections.realtime.virt.plugins.module_utils._cpu.plan import cpu_plan  # noqa: E402
-from ansible_collections.realtime.virt.plugins.module_utils._common.errors import PlanError  # noqa: E402
-from ansible_collections.realtime.virt.plugins.module_utils._cpu.kernel_args import (  # noqa: E402
+from ansible_collections.realtime.virt.plugins.module_utils._cpu.plan import cpu_plan
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import PlanError
+from ansible_collections.realtime.virt.plugins.module_utils._cpu.kernel_args import (
     compare_kernel_args,
     grubby_entries,
     normalise_arg,

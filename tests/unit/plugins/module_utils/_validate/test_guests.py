@@ -19,7 +19,7 @@ from ansible_collections.realtime.virt.plugins.module_utils._validate.guests imp
     plan_guests,
 )
 
-FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "cyclictest")
+FIXTURES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))), "fixtures", "cyclictest")
 BASE = ["cyclictest", "--policy", "fifo", "--priority", "95", "-i", "100", "-H", "1000"]
 
 
