@@ -10,7 +10,7 @@ __metaclass__ = type
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.realtime.virt.plugins.module_utils._common.errors import PlanError
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
 from ansible_collections.realtime.virt.plugins.module_utils._hugepages.plan import hugepage_plan
 
 
@@ -18,7 +18,7 @@ def hugepages_plan(rt_node, pages, default_size=None):
     """``ansible_facts.rt_node`` + requested pages -> validated plan per node and size."""
     try:
         return hugepage_plan(rt_node, pages, default_size=default_size)
-    except PlanError as error:
+    except OptionError as error:
         raise AnsibleFilterError("hugepages_plan: %s" % error)
 
 

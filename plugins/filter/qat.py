@@ -10,17 +10,15 @@ __metaclass__ = type
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.realtime.virt.plugins.module_utils._qat.placement import (
-    QatPlacementError,
-    select_vfs,
-)
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
+from ansible_collections.realtime.virt.plugins.module_utils._qat.placement import select_vfs
 
 
 def qat_vf_select(vfs, requests, used=None):
     """``assignable_vfs | qat_vf_select(requests, used)`` -> ``{domain: [addresses]}``."""
     try:
         return select_vfs(vfs, requests, used)
-    except QatPlacementError as error:
+    except OptionError as error:
         raise AnsibleFilterError("qat_vf_select: %s" % error)
 
 

@@ -10,14 +10,10 @@ __metaclass__ = type
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.realtime.virt.plugins.module_utils._placement.plan import (
-    PlacementError,
-    attach_vfs,
-    free_vfs_per_node,
-    hugepage_sizes,
-    plan_domains,
-    summary,
-)
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
+from ansible_collections.realtime.virt.plugins.module_utils._placement.hugepages import hugepage_sizes
+from ansible_collections.realtime.virt.plugins.module_utils._placement.plan import plan_domains, summary
+from ansible_collections.realtime.virt.plugins.module_utils._placement.vfs import attach_vfs, free_vfs_per_node
 
 
 def rt_domain_placement(node, domains, defined=None, allow_unisolated=False, defaults=None,
@@ -26,7 +22,7 @@ def rt_domain_placement(node, domains, defined=None, allow_unisolated=False, def
     try:
         return plan_domains(node, domains, defined=defined, allow_unisolated=allow_unisolated,
                             defaults=defaults, hugepages=hugepages, vf_free=vf_free)
-    except PlacementError as error:
+    except OptionError as error:
         raise AnsibleFilterError("rt_domain_placement: %s" % error)
 
 
@@ -34,7 +30,7 @@ def rt_domain_attach_vfs(plan, selection):
     """Add the QAT VFs chosen per domain to the placed domains' hostdevs."""
     try:
         return attach_vfs(plan, selection)
-    except PlacementError as error:
+    except OptionError as error:
         raise AnsibleFilterError("rt_domain_attach_vfs: %s" % error)
 
 
@@ -42,7 +38,7 @@ def rt_domain_vf_free(vfs, defined=None, keep=None, nodes=None):
     """Free assignable QAT VFs per NUMA node, for rt_domain_placement's vf_free."""
     try:
         return free_vfs_per_node(vfs, defined=defined, keep=keep, nodes=nodes)
-    except PlacementError as error:
+    except OptionError as error:
         raise AnsibleFilterError("rt_domain_vf_free: %s" % error)
 
 

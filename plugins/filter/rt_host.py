@@ -11,7 +11,7 @@ __metaclass__ = type
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.realtime.virt.plugins.module_utils._cpu.plan import cpu_plan
-from ansible_collections.realtime.virt.plugins.module_utils._common.errors import PlanError
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
 from ansible_collections.realtime.virt.plugins.module_utils._cpu.kernel_args import (
     compare_kernel_args,
     grubby_entries,
@@ -22,7 +22,7 @@ from ansible_collections.realtime.virt.plugins.module_utils._cpu.kernel_args imp
 def _call(name, function, *args, **kwargs):
     try:
         return function(*args, **kwargs)
-    except PlanError as error:
+    except OptionError as error:
         raise AnsibleFilterError("%s: %s" % (name, error))
 
 

@@ -10,18 +10,11 @@ __metaclass__ = type
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.realtime.virt.plugins.module_utils._validate.checks import (
-    build_report,
-    domain_checks,
-    latency_check,
-    parse_cyclictest,
-)
-from ansible_collections.realtime.virt.plugins.module_utils._validate.guests import (
-    GuestSpecError,
-    guest_check,
-    guest_state,
-    plan_guests,
-)
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
+from ansible_collections.realtime.virt.plugins.module_utils._validate.checks import domain_checks
+from ansible_collections.realtime.virt.plugins.module_utils._validate.cyclictest import latency_check, parse_cyclictest
+from ansible_collections.realtime.virt.plugins.module_utils._validate.guests import guest_check, guest_state, plan_guests
+from ansible_collections.realtime.virt.plugins.module_utils._validate.report import build_report
 
 
 def rt_validate_domain_checks(domains, names=None, require_hugepages=True, require_pinning=True):
@@ -59,7 +52,7 @@ def rt_validate_guest_plan(guests, duration, inventory=None):
     """Targets (with the cyclictest argv) of rt_validate_guests."""
     try:
         return plan_guests(guests, duration, inventory=list(inventory) if inventory is not None else None)
-    except GuestSpecError as exc:
+    except OptionError as exc:
         raise AnsibleFilterError("rt_validate_guest_plan: %s" % exc)
 
 

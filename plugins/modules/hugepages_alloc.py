@@ -142,14 +142,13 @@ msg:
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import ApplyError, OptionError
 from ansible_collections.realtime.virt.plugins.module_utils._hugepages.apply import (
     HugepageAllocator,
-    HugepageWriteError,
     describe,
     shortfall_message,
     state_text,
 )
-from ansible_collections.realtime.virt.plugins.module_utils._common.errors import PlanError
 
 
 def main():
@@ -177,7 +176,7 @@ def main():
                                   compact=params["compact"])
     try:
         plan = allocator.plan(pages)
-    except PlanError as error:
+    except OptionError as error:
         module.fail_json(msg="hugepages_alloc: %s" % error, changed=False, pages=[])
 
     changed = plan["changed"]
@@ -196,8 +195,8 @@ def main():
 
     try:
         rows = allocator.apply(plan)
-    except HugepageWriteError as error:
-        module.fail_json(msg="hugepages_alloc: %s. Fix: run as root on a host whose /sys is writable" % error, changed=True)
+    except ApplyError as error:
+        module.fail_json(msg="hugepages_alloc: %s" % error, changed=True)
     obtained = dict(((row["node"], row["size_kb"]), row["obtained"]) for row in rows)
     diff["after"] = "".join("%s nr_hugepages=%s\n" % (describe(t), obtained[(t["node"], t["size_kb"])]) for t in plan["targets"])
     result = dict(changed=any(row["obtained"] != row["before"] for row in rows) or changed, pages=rows)

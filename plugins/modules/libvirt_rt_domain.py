@@ -539,7 +539,7 @@ try:
 except ImportError:
     LIB_IMPORT_ERROR = traceback.format_exc()
 
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt.errors import DomainError
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import RealtimeVirtError
 
 
 def argument_spec():
@@ -618,7 +618,7 @@ def main():
     manager = DomainManager(module.params, check_mode=module.check_mode, diff=module._diff)
     try:
         result = manager.run()
-    except DomainError as error:
+    except RealtimeVirtError as error:
         module.fail_json(msg="domain %s: %s" % (module.params["name"], error), name=module.params["name"],
                          element=getattr(error, "element", None), option=getattr(error, "option", None))
     module.exit_json(**result)

@@ -145,7 +145,8 @@ except ImportError:
     LIB_IMPORT_ERROR = traceback.format_exc()
 
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.manager import is_local
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt.observe import DomainObserver, ObserveError
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import HostError
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.observe import DomainObserver
 
 
 def main():
@@ -159,7 +160,7 @@ def main():
     observer = DomainObserver(module.params["uri"], libvirt.open, local=is_local(module.params["uri"]))
     try:
         domains, missing = observer.run(module.params["names"])
-    except ObserveError as error:
+    except HostError as error:
         module.fail_json(msg=str(error))
     for warning in observer.reader.warnings:
         module.warn(warning)

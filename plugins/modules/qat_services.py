@@ -122,12 +122,8 @@ actions:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.realtime.virt.plugins.module_utils._qat.services import (
-    QatServices,
-    QatServicesDeviceError,
-    QatServicesError,
-    QatServicesWriteError,
-)
+from ansible_collections.realtime.virt.plugins.module_utils._common.runner import run_manager
+from ansible_collections.realtime.virt.plugins.module_utils._qat.services import QatServices
 
 
 def main():
@@ -139,23 +135,9 @@ def main():
         ),
         supports_check_mode=True,
     )
-    manager = None
-    try:
-        manager = QatServices(
-            pf=module.params["pf"],
-            services=module.params["services"],
-            root=module.params["root"],
-            check_mode=module.check_mode,
-        )
-        result = manager.run()
-    except (QatServicesError, QatServicesDeviceError, QatServicesWriteError) as error:
-        module.fail_json(msg="qat_services: %s" % error, actions=manager.actions if manager else [])
-    for warning in result.pop("warnings"):
-        module.warn(warning)
-    diff = result.pop("diff")
-    if module._diff and result["changed"]:
-        result["diff"] = diff
-    module.exit_json(**result)
+    params = module.params
+    run_manager(module, "qat_services", lambda: QatServices(
+        pf=params["pf"], services=params["services"], root=params["root"], check_mode=module.check_mode))
 
 
 if __name__ == "__main__":

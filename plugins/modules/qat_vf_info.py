@@ -291,7 +291,8 @@ assignable_vfs:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.realtime.virt.plugins.module_utils._qat.gather import QatInfoError, gather_qat
+from ansible_collections.realtime.virt.plugins.module_utils._common.runner import exit_read
+from ansible_collections.realtime.virt.plugins.module_utils._qat.gather import gather_qat
 
 
 def main():
@@ -299,13 +300,7 @@ def main():
         argument_spec=dict(root=dict(type="path", default="/")),
         supports_check_mode=True,
     )
-    try:
-        info, warnings = gather_qat(module.params["root"])
-    except QatInfoError as error:
-        module.fail_json(msg="qat_vf_info: %s" % error)
-    for warning in warnings:
-        module.warn(warning)
-    module.exit_json(changed=False, **info)
+    exit_read(module, "qat_vf_info", gather_qat)
 
 
 if __name__ == "__main__":

@@ -643,10 +643,8 @@ ansible_facts:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.realtime.virt.plugins.module_utils._node.gather import (
-    NodeFactsError,
-    gather_node_facts,
-)
+from ansible_collections.realtime.virt.plugins.module_utils._common.runner import exit_read
+from ansible_collections.realtime.virt.plugins.module_utils._node.gather import gather_node_facts
 
 
 def main():
@@ -654,13 +652,7 @@ def main():
         argument_spec=dict(root=dict(type="path", default="/")),
         supports_check_mode=True,
     )
-    try:
-        facts, warnings = gather_node_facts(module.params["root"])
-    except NodeFactsError as error:
-        module.fail_json(msg="rt_node_facts: %s" % error)
-    for warning in warnings:
-        module.warn(warning)
-    module.exit_json(changed=False, ansible_facts={"rt_node": facts})
+    exit_read(module, "rt_node_facts", gather_node_facts, lambda facts: {"ansible_facts": {"rt_node": facts}})
 
 
 if __name__ == "__main__":

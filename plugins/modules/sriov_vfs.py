@@ -199,7 +199,7 @@ actions:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.realtime.virt.plugins.module_utils._sriov.errors import SriovError
+from ansible_collections.realtime.virt.plugins.module_utils._common.runner import run_manager
 from ansible_collections.realtime.virt.plugins.module_utils._sriov.manager import SriovVfs
 
 
@@ -216,26 +216,9 @@ def main():
         supports_check_mode=True,
     )
     params = module.params
-    manager = None
-    try:
-        manager = SriovVfs(
-            pf=params["pf"],
-            count=params["count"],
-            driver=params["driver"],
-            persist=params["persist"],
-            state_file=params["state_file"],
-            root=params["root"],
-            check_mode=module.check_mode,
-        )
-        result = manager.run()
-    except SriovError as error:
-        module.fail_json(msg="sriov_vfs: %s" % error, actions=manager.actions if manager else [])
-    for warning in result.pop("warnings"):
-        module.warn(warning)
-    diff = result.pop("diff")
-    if module._diff and result["changed"]:
-        result["diff"] = diff
-    module.exit_json(**result)
+    run_manager(module, "sriov_vfs", lambda: SriovVfs(
+        pf=params["pf"], count=params["count"], driver=params["driver"], persist=params["persist"],
+        state_file=params["state_file"], root=params["root"], check_mode=module.check_mode))
 
 
 if __name__ == "__main__":

@@ -38,12 +38,12 @@ OPTIONS = {
 
 def write_virt_xml(directory, count):
     from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import render, to_text
-    from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import build_plan
+    from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import build_spec
     for index in range(count):
         name = "%s-virt-%d" % (PREFIX, index)
         params = dict(OPTIONS, name=name)
         with open(os.path.join(directory, name + ".xml"), "w") as handle:
-            handle.write(to_text(render(build_plan(params, {}))))
+            handle.write(to_text(render(build_spec(params, {}))))
 
 
 def phase(tool, count, tmp, check=False):

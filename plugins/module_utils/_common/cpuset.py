@@ -16,15 +16,18 @@ __metaclass__ = type
 
 import re
 
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import RealtimeVirtError
+
 _ID = re.compile(r"^[0-9]+$")
 _RANGE = re.compile(r"^([0-9]+)-([0-9]+)$")
 
 
-class CpusetError(ValueError):
+class CpusetError(RealtimeVirtError, ValueError):
     """A CPU set string or list that cannot be understood.
 
     ``token`` is the offending piece (or the whole value), ``value`` the
-    whole input, so callers can name both in their message.
+    whole input, so callers can name both in their message; the callers
+    know the option and raise an OptionError with this text as the why.
     """
 
     def __init__(self, message, token=None, value=None):

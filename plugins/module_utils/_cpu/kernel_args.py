@@ -22,7 +22,7 @@ from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset impor
     format_cpuset,
     parse_cpuset,
 )
-from ansible_collections.realtime.virt.plugins.module_utils._common.errors import PlanError
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
 
 # Names the kernel accepts more than once, each occurrence meaning something.
 REPEATABLE = frozenset(("hugepagesz", "hugepages", "console"))
@@ -75,12 +75,12 @@ def check_extra_args(extra, option="rt_host_kernel_args_extra"):
     if isinstance(extra, str):
         extra = extra.split()
     if not isinstance(extra, (list, tuple)):
-        raise PlanError(option, extra, "it is not a list of kernel arguments",
-                        "give a list such as ['mitigations=off', 'nmi_watchdog=0']")
+        raise OptionError(option, extra, "it is not a list of kernel arguments",
+                          "give a list such as ['mitigations=off', 'nmi_watchdog=0']")
     result = []
     for word in extra:
         if not isinstance(word, str) or not _WORD.match(word):
-            raise PlanError(
+            raise OptionError(
                 option, word,
                 "not a single kernel argument (name or name=value without spaces, quotes, '$', '`' or '\\')",
                 "write one argument per list item, for example 'nmi_watchdog=0'",
@@ -118,16 +118,16 @@ def rt_kernel_args(cpu_plan, iommu=False, hugepage_args=None, extra=None):
     arguments of the same name.
     """
     if not isinstance(cpu_plan, dict) or "isolated" not in cpu_plan or "housekeeping" not in cpu_plan:
-        raise PlanError("cpu_plan", cpu_plan, "it is not a CPU plan",
-                        "pass the result of the realtime.virt.rt_cpu_plan filter")
+        raise OptionError("cpu_plan", cpu_plan, "it is not a CPU plan",
+                          "pass the result of the realtime.virt.rt_cpu_plan filter")
     try:
         isolated = format_cpuset(cpu_plan["isolated"])
         housekeeping = format_cpuset(cpu_plan["housekeeping"])
     except CpusetError as error:
-        raise PlanError("cpu_plan", cpu_plan, str(error), "pass the result of the realtime.virt.rt_cpu_plan filter")
+        raise OptionError("cpu_plan", cpu_plan, str(error), "pass the result of the realtime.virt.rt_cpu_plan filter")
     if not isolated or not housekeeping:
-        raise PlanError("cpu_plan", cpu_plan, "isolated and housekeeping CPU sets must both be non-empty",
-                        "pass the result of the realtime.virt.rt_cpu_plan filter")
+        raise OptionError("cpu_plan", cpu_plan, "isolated and housekeeping CPU sets must both be non-empty",
+                          "pass the result of the realtime.virt.rt_cpu_plan filter")
     words = [
         "isolcpus=%s,%s" % (ISOLCPUS_FLAGS, isolated),
         "nohz=on",

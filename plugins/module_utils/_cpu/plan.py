@@ -20,7 +20,7 @@ from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset impor
     format_cpuset,
     parse_cpuset,
 )
-from ansible_collections.realtime.virt.plugins.module_utils._common.errors import PlanError
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
 
 AUTO = "auto"
 
@@ -31,10 +31,10 @@ def _section(rt_node, name):
 
 
 def online_cpus(rt_node, option="rt_node"):
-    """The online CPU ids of ``rt_node`` (a list), or a PlanError."""
+    """The online CPU ids of ``rt_node`` (a list), or a OptionError."""
     online = _section(rt_node, "cpus").get("online")
     if not online:
-        raise PlanError(
+        raise OptionError(
             option, "cpus.online missing",
             "the facts hold no online CPU list, so no CPU can be chosen",
             "gather the facts first with realtime.virt.rt_node_facts and pass ansible_facts.rt_node",
@@ -87,7 +87,7 @@ def cpu_plan(rt_node, isolated_cpus=AUTO, option="rt_host_isolated_cpus"):
         housekeeping = auto_housekeeping(rt_node, option)
         isolated = sorted(online_set - set(housekeeping))
         if not isolated:
-            raise PlanError(
+            raise OptionError(
                 option, isolated_cpus,
                 "this host has %d online CPU(s) (%s) and 'auto' keeps the first core of each of its NUMA node(s) "
                 "with its SMT siblings (%s) for housekeeping, which leaves no CPU to isolate"
@@ -98,27 +98,27 @@ def cpu_plan(rt_node, isolated_cpus=AUTO, option="rt_host_isolated_cpus"):
     else:
         if isolated_cpus is None or (isinstance(isolated_cpus, str) and not isolated_cpus.strip()) \
                 or (isinstance(isolated_cpus, (list, tuple)) and not isolated_cpus):
-            raise PlanError(
+            raise OptionError(
                 option, isolated_cpus, "no CPU to isolate was given",
                 "set it to 'auto' or to a CPU set of online CPUs such as '%s'" % format_cpuset(online[1:] or online),
             )
         try:
             isolated = parse_cpuset(isolated_cpus, allow_exclusion=True)
         except CpusetError as error:
-            raise PlanError(
+            raise OptionError(
                 option, isolated_cpus, str(error),
                 "write a CPU set of ids and ranges with start <= end, such as '1-3' or '2-15,18-31', or 'auto'",
             )
         missing = sorted(set(isolated) - online_set)
         if missing:
-            raise PlanError(
+            raise OptionError(
                 option, isolated_cpus,
                 "CPU(s) %s are not online on this host (online: %s)" % (format_cpuset(missing), format_cpuset(online)),
                 "isolate only online CPUs",
             )
         housekeeping = sorted(online_set - set(isolated))
         if not housekeeping:
-            raise PlanError(
+            raise OptionError(
                 option, isolated_cpus,
                 "it isolates every online CPU (%s), leaving none for the host's own work" % format_cpuset(online),
                 "leave at least one CPU, ideally the first core of each NUMA node, out of the set ('auto' does this)",

@@ -15,18 +15,15 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import os
 import time
 
-from ansible_collections.realtime.virt.plugins.module_utils._node.gather import gather_node_facts
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import ApplyError
 from ansible_collections.realtime.virt.plugins.module_utils._hugepages.plan import hugepage_plan
 from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader
+from ansible_collections.realtime.virt.plugins.module_utils._kernel.writer import REFUSED, SysfsWriter
+from ansible_collections.realtime.virt.plugins.module_utils._node.gather import gather_node_facts
 
 COMPACT = "/proc/sys/vm/compact_memory"
-
-
-class HugepageWriteError(Exception):
-    """A pool file could not be written at all (permission, missing file)."""
 
 
 def _where(target):
@@ -43,6 +40,7 @@ class HugepageAllocator(object):
     def __init__(self, root="/", retries=5, delay=1.0, compact=True, sleep=time.sleep):
         self.root = root
         self.reader = HostReader(root)
+        self.writer = SysfsWriter(root)
         self.retries = retries
         self.delay = delay
         self.compact = compact
@@ -57,23 +55,22 @@ class HugepageAllocator(object):
 
     def _write(self, path, value):
         try:
-            with open(self.reader.path(path), "w") as handle:
-                handle.write("%d\n" % value)
+            self.writer.write(path, "%d\n" % value)
         except (IOError, OSError) as error:
             # The kernel answers ENOMEM/EINVAL on some short allocations; the
             # read-back tells what it really did, so only a missing or
             # read-only file is an error.
-            if not os.path.exists(self.reader.path(path)) or getattr(error, "errno", None) in (1, 13, 30):
-                raise HugepageWriteError("cannot write %s: %s" % (path, error))
+            if not self.reader.exists(path) or error.errno in REFUSED:
+                raise ApplyError("cannot write %s: %s" % (path, error.strerror or error),
+                                 "run as root on a host whose /sys is writable")
 
     def read(self, path):
         return self.reader.read_int(path)
 
     def _compact(self):
-        if self.compact and os.path.exists(self.reader.path(COMPACT)):
+        if self.compact and self.reader.exists(COMPACT):
             try:
-                with open(self.reader.path(COMPACT), "w") as handle:
-                    handle.write("1\n")
+                self.writer.write(COMPACT, "1\n")
             except (IOError, OSError):
                 pass
 

@@ -15,37 +15,21 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import re
-
-from ansible_collections.realtime.virt.plugins.module_utils._common.errors import PlanError
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
+from ansible_collections.realtime.virt.plugins.module_utils._common.units import page_size_kib, size_label
 
 NODE_DIR = "/sys/devices/system/node/node%d/hugepages/hugepages-%dkB/nr_hugepages"
 GLOBAL_DIR = "/sys/kernel/mm/hugepages/hugepages-%dkB/nr_hugepages"
 # Sizes the kernel can only hand out reliably at boot (contiguous 1G blocks).
 BOOT_ONLY_KB = 1024 * 1024
-_SIZE = re.compile(r"^\s*([0-9]+)\s*([kKmMgG]?)(i?[bB])?\s*$")
-_UNITS = {"": 1, "K": 1, "M": 1024, "G": 1024 * 1024}
 
 
 def size_kb(size, option="hugepages_pages[].size"):
     """``2M`` / ``1G`` / ``2048kB`` / ``2048`` (kB) -> size in kB."""
-    if isinstance(size, bool):
-        size = None
-    if isinstance(size, int):
-        return size
-    match = _SIZE.match(size) if isinstance(size, str) else None
-    if not match or int(match.group(1)) <= 0:
-        raise PlanError(option, size, "not a hugepage size", "write 2M or 1G (or the size in kB such as 2048kB)")
-    return int(match.group(1)) * _UNITS[match.group(2).upper()]
-
-
-def size_label(kb):
-    """2048 -> ``2M``, 1048576 -> ``1G``, 64 -> ``64K``."""
-    if kb % (1024 * 1024) == 0:
-        return "%dG" % (kb // (1024 * 1024))
-    if kb % 1024 == 0:
-        return "%dM" % (kb // 1024)
-    return "%dK" % kb
+    kb = page_size_kib(size)
+    if kb is None:
+        raise OptionError(option, size, "not a hugepage size", "write 2M or 1G (or the size in kB such as 2048kB)")
+    return kb
 
 
 def _mib(kb):
@@ -67,8 +51,8 @@ def _count(item, index, option):
     if isinstance(count, str) and count.strip().isdigit():
         count = int(count.strip())
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-        raise PlanError("%s[%d].count" % (option, index), count, "a page count must be an integer >= 0",
-                        "give the number of pages, e.g. count: 512 (0 frees them)")
+        raise OptionError("%s[%d].count" % (option, index), count, "a page count must be an integer >= 0",
+                          "give the number of pages, e.g. count: 512 (0 frees them)")
     return count
 
 
@@ -79,6 +63,89 @@ def _current(rt_node, node, kb):
     else:
         entry = (_nodes(rt_node).get(node) or {}).get("hugepages", {}).get(key) or {}
     return entry.get("total")
+
+
+def _size_on_host(option, value, kb, sizes):
+    if kb not in sizes:
+        offered = ", ".join(size_label(s) for s in sizes)
+        raise OptionError(option, value, "this host has no %s hugepages (it supports %s)" % (size_label(kb), offered),
+                          "choose one of %s" % offered)
+
+
+def _node_id(where, item, nodes):
+    node = item.get("node")
+    if isinstance(node, str) and node.strip().isdigit():
+        node = int(node.strip())
+    if node is not None and (isinstance(node, bool) or not isinstance(node, int) or node not in nodes):
+        raise OptionError(
+            where + ".node", item.get("node"),
+            "this host has no NUMA node %r (its nodes: %s)" % (node, ", ".join(str(n) for n in sorted(nodes)) or "none"),
+            "use one of those node ids, or leave node out to let the kernel spread the pages",
+        )
+    return node
+
+
+def _target(rt_node, index, item, option, sizes, nodes, seen):
+    """One checked request: the pool file to write and the count it should hold."""
+    where = "%s[%d]" % (option, index)
+    if not isinstance(item, dict):
+        raise OptionError(where, item, "not a dictionary", "write {size: 2M, count: 512, node: 0}")
+    unknown = sorted(set(item) - set(("size", "count", "node")))
+    if unknown:
+        raise OptionError(where, item, "unknown key(s) %s" % ", ".join(unknown), "use only size, count and node")
+    kb = size_kb(item.get("size"), option=where + ".size")
+    _size_on_host(where + ".size", item.get("size"), kb, sizes)
+    count = _count(item, index, option)
+    node = _node_id(where, item, nodes)
+    key = (node, kb)
+    if key in seen:
+        raise OptionError(where, item, "%s pages on %s are already requested by %s[%d]"
+                          % (size_label(kb), "any node" if node is None else "node %d" % node, option, seen[key]),
+                          "give each size and node once")
+    if (None, kb) in seen and node is not None or node is None and any(k[1] == kb and k[0] is not None for k in seen):
+        raise OptionError(where, item, "%s pages are requested both per NUMA node and without a node" % size_label(kb),
+                          "either give node on every %s entry or on none" % size_label(kb))
+    seen[key] = index
+    current = _current(rt_node, node, kb)
+    return {
+        "node": node,
+        "size": size_label(kb),
+        "size_kb": kb,
+        "count": count,
+        "current": current,
+        "changed": current != count,
+        "path": (GLOBAL_DIR % kb) if node is None else (NODE_DIR % (node, kb)),
+    }
+
+
+def _default_size(rt_node, default_size, default_option, sizes):
+    """``(default size kB, given explicitly?)``."""
+    if default_size in (None, ""):
+        return ((rt_node or {}).get("hugepages") or {}).get("default_size_kb"), False
+    default_kb = size_kb(default_size, option=default_option)
+    _size_on_host(default_option, default_size, default_kb, sizes)
+    return default_kb, True
+
+
+def _boot_args(targets, in_use, default_kb, explicit_default):
+    """Boot arguments: a chosen default size, and the sizes only a boot can give."""
+    args = []
+    if explicit_default:
+        args.append("default_hugepagesz=%s" % size_label(default_kb))
+    for kb in in_use:
+        if kb >= BOOT_ONLY_KB:
+            total = sum(t["count"] for t in targets if t["size_kb"] == kb)
+            args.extend(["hugepagesz=%s" % size_label(kb), "hugepages=%d" % total])
+    return args
+
+
+def _mounts(in_use, default_kb):
+    """One hugetlbfs mount per size in use; the default size at /dev/hugepages."""
+    mounts = []
+    for kb in in_use:
+        path = "/dev/hugepages" if kb == default_kb else "/dev/hugepages%s" % size_label(kb)
+        mounts.append({"path": path, "size_kb": kb, "size": size_label(kb), "opts": "pagesize=%s" % size_label(kb)})
+    return mounts
 
 
 def hugepage_plan(rt_node, pages, default_size=None, option="hugepages_pages", default_option="hugepages_default_size"):
@@ -93,93 +160,25 @@ def hugepage_plan(rt_node, pages, default_size=None, option="hugepages_pages", d
     if pages is None:
         pages = []
     if not isinstance(pages, (list, tuple)):
-        raise PlanError(option, pages, "not a list", "give a list such as [{size: 2M, count: 512, node: 0}]")
+        raise OptionError(option, pages, "not a list", "give a list such as [{size: 2M, count: 512, node: 0}]")
     sizes = host_sizes(rt_node)
     nodes = _nodes(rt_node)
     if not sizes:
-        raise PlanError(option, pages, "the facts list no hugepage size for this host (no /sys/kernel/mm/hugepages)",
-                        "use a kernel with CONFIG_HUGETLBFS, and pass ansible_facts.rt_node from realtime.virt.rt_node_facts")
+        raise OptionError(option, pages, "the facts list no hugepage size for this host (no /sys/kernel/mm/hugepages)",
+                          "use a kernel with CONFIG_HUGETLBFS, and pass ansible_facts.rt_node from realtime.virt.rt_node_facts")
     seen = {}
-    targets = []
-    for index, item in enumerate(pages):
-        where = "%s[%d]" % (option, index)
-        if not isinstance(item, dict):
-            raise PlanError(where, item, "not a dictionary", "write {size: 2M, count: 512, node: 0}")
-        unknown = sorted(set(item) - set(("size", "count", "node")))
-        if unknown:
-            raise PlanError(where, item, "unknown key(s) %s" % ", ".join(unknown), "use only size, count and node")
-        kb = size_kb(item.get("size"), option=where + ".size")
-        if kb not in sizes:
-            raise PlanError(
-                where + ".size", item.get("size"),
-                "this host has no %s hugepages (it supports %s)" % (size_label(kb), ", ".join(size_label(s) for s in sizes)),
-                "choose one of %s" % ", ".join(size_label(s) for s in sizes),
-            )
-        count = _count(item, index, option)
-        node = item.get("node")
-        if isinstance(node, str) and node.strip().isdigit():
-            node = int(node.strip())
-        if node is not None and (isinstance(node, bool) or not isinstance(node, int) or node not in nodes):
-            raise PlanError(
-                where + ".node", item.get("node"),
-                "this host has no NUMA node %r (its nodes: %s)" % (node, ", ".join(str(n) for n in sorted(nodes)) or "none"),
-                "use one of those node ids, or leave node out to let the kernel spread the pages",
-            )
-        key = (node, kb)
-        if key in seen:
-            raise PlanError(where, item, "%s pages on %s are already requested by %s[%d]"
-                            % (size_label(kb), "any node" if node is None else "node %d" % node, option, seen[key]),
-                            "give each size and node once")
-        if (None, kb) in seen and node is not None or node is None and any(k[1] == kb and k[0] is not None for k in seen):
-            raise PlanError(where, item, "%s pages are requested both per NUMA node and without a node" % size_label(kb),
-                            "either give node on every %s entry or on none" % size_label(kb))
-        seen[key] = index
-        current = _current(rt_node, node, kb)
-        targets.append({
-            "node": node,
-            "size": size_label(kb),
-            "size_kb": kb,
-            "count": count,
-            "current": current,
-            "changed": current != count,
-            "path": (GLOBAL_DIR % kb) if node is None else (NODE_DIR % (node, kb)),
-        })
-
+    targets = [_target(rt_node, index, item, option, sizes, nodes, seen) for index, item in enumerate(pages)]
     _check_memory(rt_node, targets, nodes, option)
-
-    if default_size in (None, ""):
-        default_kb = ((rt_node or {}).get("hugepages") or {}).get("default_size_kb")
-        explicit_default = False
-    else:
-        default_kb = size_kb(default_size, option=default_option)
-        explicit_default = True
-        if default_kb not in sizes:
-            raise PlanError(default_option, default_size,
-                            "this host has no %s hugepages (it supports %s)" % (size_label(default_kb), ", ".join(size_label(s) for s in sizes)),
-                            "choose one of %s" % ", ".join(size_label(s) for s in sizes))
+    default_kb, explicit_default = _default_size(rt_node, default_size, default_option, sizes)
     in_use = sorted(set(t["size_kb"] for t in targets if t["count"] > 0))
-    kernel_args = []
-    if explicit_default:
-        kernel_args.append("default_hugepagesz=%s" % size_label(default_kb))
-    for kb in in_use:
-        if kb >= BOOT_ONLY_KB:
-            total = sum(t["count"] for t in targets if t["size_kb"] == kb)
-            kernel_args.extend(["hugepagesz=%s" % size_label(kb), "hugepages=%d" % total])
-    mounts = []
-    for kb in in_use:
-        if kb == default_kb:
-            path = "/dev/hugepages"
-        else:
-            path = "/dev/hugepages%s" % size_label(kb)
-        mounts.append({"path": path, "size_kb": kb, "size": size_label(kb), "opts": "pagesize=%s" % size_label(kb)})
     return {
         "targets": sorted(targets, key=lambda t: (t["size_kb"], -1 if t["node"] is None else t["node"])),
         "changed": any(t["changed"] for t in targets),
         "default_size_kb": default_kb,
         "default_size": size_label(default_kb) if default_kb else None,
-        "kernel_args": kernel_args,
+        "kernel_args": _boot_args(targets, in_use, default_kb, explicit_default),
         "sizes_in_use": [size_label(kb) for kb in in_use],
-        "mounts": mounts,
+        "mounts": _mounts(in_use, default_kb),
     }
 
 
@@ -196,7 +195,7 @@ def _check_memory(rt_node, targets, nodes, option):
         total = nodes[node].get("memory_total_kb")
         if total is not None and wanted_kb > total:
             asked = ", ".join("%d x %s" % (t["count"], t["size"]) for t in targets if t["node"] == node)
-            raise PlanError(
+            raise OptionError(
                 option, asked,
                 "NUMA node %d is asked for %s of hugepages (%s) but has only %s of memory"
                 % (node, _mib(wanted_kb), asked, _mib(total)),
@@ -207,7 +206,7 @@ def _check_memory(rt_node, targets, nodes, option):
         host_total = sum(node.get("memory_total_kb") or 0 for node in nodes.values()) or None
     wanted_total = anywhere + sum(per_node.values())
     if host_total is not None and wanted_total > host_total:
-        raise PlanError(
+        raise OptionError(
             option, ", ".join("%d x %s" % (t["count"], t["size"]) for t in targets),
             "the host is asked for %s of hugepages but has only %s of memory" % (_mib(wanted_total), _mib(host_total)),
             "lower the counts; nothing was changed",

@@ -2,14 +2,15 @@
 # Copyright: realtime.virt contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Private helpers of the libvirt_rt_domain module.
+"""libvirt domains: plan, render, compare, apply and observe.
 
-_spec     turns module options plus host facts into a checked plan (pure)
-_rng      virtio-rng profiles and their resolution (pure)
-_render   plan -> domain XML with lxml, merging into base_xml (pure)
-_compare  element-by-element comparison with libvirt's XML (pure)
-_domain   the manager class: the only place that talks to libvirt
-_errors   typed errors the module turns into failure messages
+spec      module options + host facts -> a checked plan of the domain (pure)
+rng       virtio-rng profiles and their resolution (pure)
+render    plan -> domain XML with lxml, merging into base_xml (pure)
+compare   element-by-element comparison with libvirt's XML (pure)
+manager   the manager class of libvirt_rt_domain: the only writer to libvirt
+observe   what libvirt holds and the kernel does for each domain (read only)
+errors    LibvirtCallError, libvirt's refusal of an operation
 """
 
 from __future__ import absolute_import, division, print_function

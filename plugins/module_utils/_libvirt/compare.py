@@ -21,29 +21,15 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import CpusetError, parse_cpuset
+from ansible_collections.realtime.virt.plugins.module_utils._common.units import to_kib
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import DEVICE_KINDS, OWNED_CHILDREN, OWNED_TOP
 
 CPUSET_ATTRS = ("cpuset", "vcpus", "nodeset", "cpus")
 PCI_PARTS = ("domain", "bus", "slot", "function")
 MACHINE_ALIASES = {"pc": "pc-i440fx-", "q35": "pc-q35-"}
-# unit -> KiB factor, as libvirt reads them (KB is 1000 bytes, KiB 1024)
-UNITS = {
-    "b": 1.0 / 1024, "bytes": 1.0 / 1024,
-    "kb": 1000.0 / 1024, "k": 1, "kib": 1,
-    "mb": 1000.0 ** 2 / 1024, "m": 1024, "mib": 1024,
-    "gb": 1000.0 ** 3 / 1024, "g": 1024 ** 2, "gib": 1024 ** 2,
-    "tb": 1000.0 ** 4 / 1024, "t": 1024 ** 3, "tib": 1024 ** 3,
-}
 # (element, attribute) pairs holding a size whose unit is the element's unit attribute
 SIZED_ATTRS = {("cell", "memory"), ("page", "size")}
 SIZED_TEXT = ("memory", "currentMemory", "hard_limit", "soft_limit")
-
-
-def _kib(value, unit):
-    try:
-        return int(round(float(value) * UNITS[(unit or "KiB").lower()]))
-    except (KeyError, TypeError, ValueError):
-        return None
 
 
 def _same_scalar(want, have):
@@ -64,7 +50,7 @@ def same_attribute(want_el, have_el, name):
     if have is None:
         return False
     if (tag, name) in SIZED_ATTRS:
-        return _kib(want, want_el.get("unit")) == _kib(have, have_el.get("unit"))
+        return to_kib(want, want_el.get("unit")) == to_kib(have, have_el.get("unit"))
     if name in CPUSET_ATTRS:
         try:
             return parse_cpuset(want) == parse_cpuset(have)
@@ -89,7 +75,7 @@ def same_text(want_el, have_el):
         return True
     have = (have_el.text or "").strip()
     if want_el.tag in SIZED_TEXT:
-        return _kib(want, want_el.get("unit")) == _kib(have, have_el.get("unit"))
+        return to_kib(want, want_el.get("unit")) == to_kib(have, have_el.get("unit"))
     return _same_scalar(want, have)
 
 

@@ -16,22 +16,20 @@ __metaclass__ = type
 
 import re
 
-from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import CpusetError, parse_kernel_cpulist
+from ansible_collections.realtime.virt.plugins.module_utils._kernel import proc
 from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.compare import differences
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.errors import LibvirtCallError
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import (
     device_kinds, fill_identity, parse_xml, render, to_text)
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt.rng import BACKENDS
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import build_plan
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import build_spec
+from ansible_collections.realtime.virt.plugins.module_utils._node.gather import NodeFacts
 
 try:
     import libvirt
 except ImportError:  # pragma: no cover - reported by the module through missing_required_lib
     libvirt = None
 
-POLICIES = {0: "SCHED_OTHER", 1: "SCHED_FIFO", 2: "SCHED_RR", 3: "SCHED_BATCH", 5: "SCHED_IDLE", 6: "SCHED_DEADLINE"}
-VCPU_THREAD = re.compile(r"^CPU (\d+)/(KVM|TCG|HVF|WHPX)$")
 LOCAL_URI = re.compile(r"^[A-Za-z0-9]+(\+unix)?://(/|$)")
 # words in libvirt's messages -> the element they are about (first hit wins)
 ELEMENT_HINTS = (
@@ -73,57 +71,6 @@ def failing_element(message, changed_paths=None):
 
 def is_local(uri):
     return bool(LOCAL_URI.match(uri or ""))
-
-
-def read_host(reader):
-    """Facts the option checks need, read through the one /proc and /sys reader."""
-    facts = {}
-    online = reader.read("/sys/devices/system/cpu/online")
-    try:
-        facts["online"] = parse_kernel_cpulist(online) if online is not None else None
-    except CpusetError:
-        facts["online"] = None
-    sizes = []
-    for entry in reader.listdir("/sys/kernel/mm/hugepages", optional=True):
-        match = re.match(r"^hugepages-(\d+)kB$", entry)
-        if match:
-            sizes.append(int(match.group(1)))
-    facts["hugepage_sizes_kib"] = sizes
-    nodes = {}
-    for entry in reader.listdir("/sys/devices/system/node", optional=True):
-        match = re.match(r"^node(\d+)$", entry)
-        if match:
-            text = reader.read("/sys/devices/system/node/%s/cpulist" % entry, optional=True)
-            try:
-                nodes[int(match.group(1))] = parse_kernel_cpulist(text or "")
-            except CpusetError:
-                nodes[int(match.group(1))] = []
-    facts["numa_nodes"] = nodes or None
-    facts["devices"] = set(path for path in BACKENDS if reader.exists(path))
-    return facts
-
-
-def read_vcpu_threads(reader, pid):
-    """Per vCPU thread of a qemu process: tid, policy, priority, affinity."""
-    threads = []
-    for tid in reader.listdir("/proc/%d/task" % pid, optional=True):
-        base = "/proc/%d/task/%s" % (pid, tid)
-        comm = reader.read(base + "/comm", optional=True)
-        match = VCPU_THREAD.match(comm or "")
-        if not match:
-            continue
-        stat = reader.read(base + "/stat", optional=True) or ""
-        fields = stat[stat.rfind(")") + 2:].split()
-        if len(fields) < 39:
-            continue
-        priority, policy = int(fields[37]), int(fields[38])
-        affinity = ""
-        for line in (reader.read(base + "/status", optional=True) or "").splitlines():
-            if line.startswith("Cpus_allowed_list:"):
-                affinity = line.split(":", 1)[1].strip()
-        threads.append({"vcpu": int(match.group(1)), "tid": int(tid), "policy": POLICIES.get(policy, str(policy)),
-                        "priority": priority, "affinity": affinity})
-    return sorted(threads, key=lambda item: item["vcpu"])
 
 
 class DomainManager(object):
@@ -178,8 +125,8 @@ class DomainManager(object):
             base_root = None
             if self.params.get("base_xml"):
                 base_root = parse_xml(self.params["base_xml"])
-            host = read_host(self.reader) if self.local else {}
-            plan = build_plan(self.params, host, base_root)
+            host = NodeFacts(reader=self.reader).domain_host() if self.local else {}
+            plan = build_spec(self.params, host, base_root)
             wanted = render(plan, base_root)
             kinds = device_kinds(plan, base_root is not None)
         self._open()
@@ -271,10 +218,10 @@ class DomainManager(object):
     def _vcpu_threads(self):
         if not self.local:
             return []
-        pid = self.reader.read_int("/run/libvirt/qemu/%s.pid" % self.name, optional=True)
+        pid = proc.pid_from_file(self.reader, "/run/libvirt/qemu/%s.pid" % self.name)
         if pid is None:
             return []
-        return read_vcpu_threads(self.reader, pid)
+        return proc.vcpu_threads(self.reader, pid)
 
     def _finish(self, result):
         if not self.want_diff:

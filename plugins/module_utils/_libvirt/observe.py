@@ -13,28 +13,13 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import re
 from xml.etree import ElementTree
 
 from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import CpusetError, parse_cpuset
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt.manager import read_vcpu_threads
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import HostError
+from ansible_collections.realtime.virt.plugins.module_utils._common.units import to_kib
+from ansible_collections.realtime.virt.plugins.module_utils._kernel import pci, proc
 from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader
-
-UNITS_KIB = {"b": 1.0 / 1024, "bytes": 1.0 / 1024, "k": 1, "kib": 1, "kb": 1, "m": 1024, "mib": 1024, "mb": 1024,
-             "g": 1024 * 1024, "gib": 1024 * 1024, "gb": 1024 * 1024}
-HUGETLB_LINE = re.compile(r"^(Shared|Private)_Hugetlb:\s+(\d+)\s+kB", re.MULTILINE)
-
-
-class ObserveError(Exception):
-    """libvirt could not be read."""
-
-
-def _kib(value, unit):
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        return None
-    return int(number * UNITS_KIB.get((unit or "kib").lower(), 1))
 
 
 def _cpus(text, vcpus=None):
@@ -47,9 +32,13 @@ def _cpus(text, vcpus=None):
 
 def _pci(address):
     try:
-        return "%04x:%02x:%02x.%x" % tuple(int(address.get(key), 16) for key in ("domain", "bus", "slot", "function"))
+        return pci.format_address(int(address.get(key), 16) for key in ("domain", "bus", "slot", "function"))
     except (TypeError, ValueError):
         return None
+
+
+def _memory_kib(node):
+    return None if node is None else to_kib(node.text, node.get("unit"))
 
 
 def parse_domain_xml(text):
@@ -60,7 +49,7 @@ def parse_domain_xml(text):
         "name": root.findtext("name"),
         "type": root.get("type"),
         "vcpus": vcpus,
-        "memory_kib": _kib(root.findtext("memory"), (root.find("memory").get("unit") if root.find("memory") is not None else None)),
+        "memory_kib": _memory_kib(root.find("memory")),
         "pinning": [],
         "emulator_cpus": [],
         "realtime": None,
@@ -90,7 +79,7 @@ def parse_domain_xml(text):
     pages = root.find("memoryBacking/hugepages")
     if pages is not None:
         page = pages.find("page")
-        size = _kib(page.get("size"), page.get("unit")) if page is not None else None
+        size = to_kib(page.get("size"), page.get("unit")) if page is not None else None
         result["hugepages"] = {"page_size_kib": size}
     memory = root.find("numatune/memory")
     if memory is not None:
@@ -113,27 +102,16 @@ def parse_domain_xml(text):
     return result
 
 
-def parse_hugetlb(smaps_rollup):
-    """KiB of hugetlb memory in a /proc/<pid>/smaps_rollup text."""
-    return sum(int(match.group(2)) for match in HUGETLB_LINE.finditer(smaps_rollup or ""))
-
-
 def observe_process(reader, name, pid_file=None):
     """pid, vCPU threads and hugetlb use of a running domain's qemu process."""
-    pid_text = reader.read(pid_file or "/run/libvirt/qemu/%s.pid" % name, optional=True)
-    try:
-        pid = int((pid_text or "").split()[0])
-    except (ValueError, IndexError):
+    pid = proc.pid_from_file(reader, pid_file or "/run/libvirt/qemu/%s.pid" % name)
+    if pid is None:
         return {"pid": None, "vcpu_threads": [], "hugetlb_kib": None}
-    return {
-        "pid": pid,
-        "vcpu_threads": read_vcpu_threads(reader, pid),
-        "hugetlb_kib": parse_hugetlb(reader.read("/proc/%d/smaps_rollup" % pid, optional=True)),
-    }
+    return {"pid": pid, "vcpu_threads": proc.vcpu_threads(reader, pid), "hugetlb_kib": proc.hugetlb_kib(reader, pid)}
 
 
 def observe_hostdev(reader, address):
-    return {"address": address, "driver": reader.link_name("/sys/bus/pci/devices/%s/driver" % address)}
+    return {"address": address, "driver": pci.driver(reader, address)}
 
 
 class DomainObserver(object):
@@ -149,8 +127,8 @@ class DomainObserver(object):
         try:
             conn = self.connect(self.uri)
         except Exception as error:  # pylint: disable=broad-except
-            raise ObserveError("cannot connect to %s: %s. Start the libvirt daemon (see the rt_domain role)"
-                               % (self.uri, error))
+            raise HostError("cannot connect to %s: %s" % (self.uri, error),
+                            "start the libvirt daemon (see the rt_domain role)")
         try:
             domains = []
             for dom in sorted(conn.listAllDomains(0), key=lambda d: d.name()):

@@ -21,7 +21,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import format_cpuset
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt.errors import InputError
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
 
 try:
     from lxml import etree
@@ -59,9 +59,9 @@ def parse_xml(text, option="base_xml"):
         parser = etree.XMLParser(remove_blank_text=True, resolve_entities=False, no_network=True)
         root = etree.fromstring(text, parser)
     except etree.XMLSyntaxError as error:
-        raise InputError(option, "<xml>", "not well-formed XML: %s" % error)
+        raise OptionError(option, "<xml>", "not well-formed XML: %s" % error)
     if root.tag != "domain":
-        raise InputError(option, "<%s>" % root.tag, "the root element must be <domain>")
+        raise OptionError(option, "<%s>" % root.tag, "the root element must be <domain>")
     return root
 
 

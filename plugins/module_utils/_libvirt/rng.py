@@ -27,7 +27,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt.errors import InputError
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
 
 # name -> {"backend": path or None, "rate": {"period": ms, "bytes": n} or None,
 #          "model": device model or None}
@@ -45,20 +45,20 @@ def _check_rate(option, rate):
     if rate is None:
         return None
     if not isinstance(rate, dict):
-        raise InputError(option, rate, "a rate is a mapping with 'bytes' and optionally 'period' (ms)")
+        raise OptionError(option, rate, "a rate is a mapping with 'bytes' and optionally 'period' (ms)")
     nbytes = rate.get("bytes")
     period = rate.get("period")
     if nbytes in (None, 0) and period in (None, 0):
         return None
     if nbytes is None:
-        raise InputError(option, rate, "libvirt needs 'bytes' whenever a rate is given")
+        raise OptionError(option, rate, "libvirt needs 'bytes' whenever a rate is given")
     try:
         nbytes = int(nbytes)
         period = DEFAULT_PERIOD_MS if period in (None, "") else int(period)
     except (TypeError, ValueError):
-        raise InputError(option, rate, "'bytes' and 'period' must be whole numbers")
+        raise OptionError(option, rate, "'bytes' and 'period' must be whole numbers")
     if nbytes <= 0 or period <= 0:
-        raise InputError(option, rate, "'bytes' and 'period' must be greater than 0")
+        raise OptionError(option, rate, "'bytes' and 'period' must be greater than 0")
     return {"period": period, "bytes": nbytes}
 
 
@@ -75,20 +75,20 @@ def resolve_rng(options, custom_profiles=None, available=None):
     profiles = dict(BUILTIN_PROFILES)
     for name, values in (custom_profiles or {}).items():
         if not isinstance(values, dict):
-            raise InputError("rng_profiles.%s" % name, values, "a profile is a mapping of backend, rate and model")
+            raise OptionError("rng_profiles.%s" % name, values, "a profile is a mapping of backend, rate and model")
         unknown = set(values) - set(("backend", "rate", "model"))
         if unknown:
-            raise InputError("rng_profiles.%s" % name, values, "unknown keys %s; a profile has backend, rate and model" % ", ".join(sorted(unknown)))
+            raise OptionError("rng_profiles.%s" % name, values, "unknown keys %s; a profile has backend, rate and model" % ", ".join(sorted(unknown)))
         profiles[name] = values
     name = options.get("profile") or "ovirt"
     if name not in profiles:
-        raise InputError("rng.profile", name, "no such profile; known profiles are %s" % ", ".join(sorted(profiles)),
-                         "define it under rng_profiles")
+        raise OptionError("rng.profile", name, "no such profile; known profiles are %s" % ", ".join(sorted(profiles)),
+                          "define it under rng_profiles")
     profile = profiles[name]
 
     model = options.get("model") or profile.get("model") or "virtio"
     if model not in MODELS:
-        raise InputError("rng.model", model, "must be one of %s" % ", ".join(MODELS))
+        raise OptionError("rng.model", model, "must be one of %s" % ", ".join(MODELS))
 
     backend = options.get("backend") or profile.get("backend")
     if backend is None:
@@ -97,9 +97,9 @@ def resolve_rng(options, custom_profiles=None, available=None):
         else:
             backend = "/dev/urandom"
     if not backend.startswith("/dev/"):
-        raise InputError("rng.backend", backend, "must be a character device path such as /dev/urandom or /dev/hwrng")
+        raise OptionError("rng.backend", backend, "must be a character device path such as /dev/urandom or /dev/hwrng")
     if available is not None and backend not in available:
-        raise InputError("rng.backend", backend, "the host has no such device", "pick a backend the host has (/dev/urandom always exists)")
+        raise OptionError("rng.backend", backend, "the host has no such device", "pick a backend the host has (/dev/urandom always exists)")
 
     if options.get("rate") is not None:
         rate = _check_rate("rng.rate", options.get("rate"))

@@ -23,13 +23,12 @@ __metaclass__ = type
 import re
 
 from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import CpusetError, format_cpuset, parse_cpuset
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt.errors import InputError
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
+from ansible_collections.realtime.virt.plugins.module_utils._common.units import page_size_kib, to_kib
+from ansible_collections.realtime.virt.plugins.module_utils._kernel import pci
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.rng import resolve_rng
 
-PCI_ADDRESS = re.compile(r"^(?:([0-9a-fA-F]{1,4}):)?([0-9a-fA-F]{1,2}):([0-9a-fA-F]{1,2})\.([0-7])$")
-PAGE_SIZE = re.compile(r"^\s*([0-9]+)\s*([kKmMgG])(?:i?[bB]?)?\s*$")
 MAC = re.compile(r"^[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}$")
-UNITS_KIB = {"k": 1, "m": 1024, "g": 1024 * 1024}
 CPU_MODES = ("host-passthrough", "host-model", "maximum", "custom")
 FEATURE_POLICIES = ("force", "require", "optional", "disable", "forbid")
 NUMATUNE_MODES = ("strict", "preferred", "interleave", "restrictive")
@@ -41,31 +40,23 @@ def _cpus(option, value, maximum=None, allow_exclusion=False, empty=None):
     try:
         return parse_cpuset(value, allow_exclusion=allow_exclusion, empty=empty, maximum=maximum)
     except CpusetError as error:
-        raise InputError(option, value, str(error))
+        raise OptionError(option, value, str(error))
 
 
 def parse_page_size(option, value):
     """``2M``, ``1G``, ``1Gi``, ``2048k`` -> size in KiB."""
-    match = PAGE_SIZE.match(str(value))
-    if not match:
-        raise InputError(option, value, "not a page size; use 2M or 1G")
-    return int(match.group(1)) * UNITS_KIB[match.group(2).lower()]
+    size = page_size_kib(value)
+    if size is None:
+        raise OptionError(option, value, "not a page size; use 2M or 1G")
+    return size
 
 
 def parse_pci_address(option, value):
     """``0000:6b:00.1`` (or ``6b:00.1``) -> (domain, bus, slot, function) ints."""
-    match = PCI_ADDRESS.match(str(value).strip())
-    if not match:
-        raise InputError(option, value, "not a PCI address; write it as DDDD:BB:SS.F, for example 0000:6b:00.1")
-    domain = int(match.group(1) or "0", 16)
-    bus, slot, function = int(match.group(2), 16), int(match.group(3), 16), int(match.group(4))
-    if slot > 0x1F:
-        raise InputError(option, value, "PCI slot %#x is above 0x1f" % slot)
-    return (domain, bus, slot, function)
-
-
-def format_pci_address(address):
-    return "%04x:%02x:%02x.%x" % address
+    try:
+        return pci.parse_address(value)
+    except ValueError as error:
+        raise OptionError(option, value, str(error))
 
 
 def _sub(params, key):
@@ -82,37 +73,52 @@ def vcpus_of_base(root):
         vcpus = int(node.text.strip())
     node = root.find("memory")
     if node is not None and (node.text or "").strip().isdigit():
-        factor = {"b": 1.0 / 1024, "bytes": 1.0 / 1024, "k": 1, "kib": 1, "kb": 1, "m": 1024, "mib": 1024, "mb": 1024,
-                  "g": 1024 ** 2, "gib": 1024 ** 2, "gb": 1024 ** 2}.get((node.get("unit") or "KiB").lower(), 1)
-        memory = int(int(node.text.strip()) * factor)
+        memory = to_kib(node.text, node.get("unit"))
     return vcpus, memory
 
 
-def build_plan(params, host, base_root=None):
+def build_spec(params, host, base_root=None):
     """Check the options and return the plan the renderer draws from."""
     host = host or {}
-    online = host.get("online")
+    plan = _identity(params, base_root)
+    cpu = _sub(params, "cpu")
+    plan["cpu"] = _cpu_model(cpu, params.get("domain_type") or "kvm", plan["vcpus"])
+    plan["pinning"], plan["emulator"] = _pinning(cpu, plan["vcpus"], host.get("online"))
+    plan["realtime"] = _realtime(params.get("realtime"), plan["vcpus"], plan["pinning"])
+    _memory(_sub(params, "memory"), plan, host)
+    plan["numa_cells"], plan["memnodes"] = _numa(cpu.get("numa"), plan, host.get("numa_nodes"))
+    plan["rng"] = resolve_rng(params.get("rng"), params.get("rng_profiles"), host.get("devices"))
+    plan["hostdevs"] = _hostdevs(params.get("hostdevs") or [])
+    boot = params.get("boot")
+    if boot and not boot.get("kernel"):
+        raise OptionError("boot.kernel", None, "is required when boot is given")
+    plan["boot"] = boot or None
+    plan["disks"] = _disks(params.get("disks") or [])
+    plan["interfaces"] = _interfaces(params.get("interfaces") or [])
+    plan["serial_log"] = params.get("serial_log")
+    return plan
+
+
+def _identity(params, base_root):
+    """Name, type, machine, vCPU count and memory size (options first, then base_xml)."""
     name = params["name"]
     if not name or "/" in name:
-        raise InputError("name", name, "a domain name must be non-empty and contain no '/'")
+        raise OptionError("name", name, "a domain name must be non-empty and contain no '/'")
     if CONTROL.search(name):
-        raise InputError("name", name, "a domain name cannot hold a control character (newline, tab, NUL...); "
-                         "libvirt refuses or mangles it", "rename the domain with printable characters only")
-
+        raise OptionError("name", name, "a domain name cannot hold a control character (newline, tab, NUL...); "
+                          "libvirt refuses or mangles it", "rename the domain with printable characters only")
     base_vcpus, base_memory = vcpus_of_base(base_root)
     vcpus = params.get("vcpus") if params.get("vcpus") is not None else base_vcpus
     memory_kib = params["memory_mib"] * 1024 if params.get("memory_mib") is not None else base_memory
     if vcpus is None:
-        raise InputError("vcpus", None, "is required (or a <vcpu> element in base_xml)")
+        raise OptionError("vcpus", None, "is required (or a <vcpu> element in base_xml)")
     if memory_kib is None:
-        raise InputError("memory_mib", None, "is required (or a <memory> element in base_xml)")
+        raise OptionError("memory_mib", None, "is required (or a <memory> element in base_xml)")
     if vcpus < 1:
-        raise InputError("vcpus", vcpus, "must be at least 1")
+        raise OptionError("vcpus", vcpus, "must be at least 1")
     if memory_kib < 1024:
-        raise InputError("memory_mib", params.get("memory_mib"), "must be at least 1")
-    last_vcpu = vcpus - 1
-
-    plan = {
+        raise OptionError("memory_mib", params.get("memory_mib"), "must be at least 1")
+    return {
         "name": name,
         "domain_type": params.get("domain_type") or "kvm",
         "machine": params.get("machine"),
@@ -122,98 +128,111 @@ def build_plan(params, host, base_root=None):
         "set_memory": params.get("memory_mib") is not None or base_root is None,
     }
 
-    # --- CPU model, pinning, emulator thread ---------------------------------
-    cpu = _sub(params, "cpu")
-    domain_type = params.get("domain_type") or "kvm"
+
+def _cpu_model(cpu, domain_type, vcpus):
+    """CPU mode, model, features and topology."""
     mode = cpu.get("mode") or ("maximum" if domain_type == "qemu" else "host-passthrough")
     if mode not in CPU_MODES:
-        raise InputError("cpu.mode", mode, "must be one of %s" % ", ".join(CPU_MODES))
+        raise OptionError("cpu.mode", mode, "must be one of %s" % ", ".join(CPU_MODES))
     if mode == "host-passthrough" and domain_type == "qemu":
-        raise InputError("cpu.mode", mode, "needs domain_type kvm: QEMU's TCG emulation cannot pass the host CPU "
-                                           "through; use cpu.mode maximum (the default for domain_type qemu)")
+        raise OptionError("cpu.mode", mode, "needs domain_type kvm: QEMU's TCG emulation cannot pass the host CPU "
+                                            "through; use cpu.mode maximum (the default for domain_type qemu)")
     if mode == "custom" and not cpu.get("model"):
-        raise InputError("cpu.model", None, "is required when cpu.mode is custom")
+        raise OptionError("cpu.model", None, "is required when cpu.mode is custom")
     if mode != "custom" and cpu.get("model"):
-        raise InputError("cpu.model", cpu.get("model"), "is only used with cpu.mode custom")
+        raise OptionError("cpu.model", cpu.get("model"), "is only used with cpu.mode custom")
     features = []
     seen = set()
     for index, feature in enumerate(cpu.get("features") or []):
         fname = (feature.get("name") or "").strip()
         policy = feature.get("policy") or "require"
         if not re.match(r"^[A-Za-z0-9_.-]+$", fname):
-            raise InputError("cpu.features[%d].name" % index, fname, "not a CPU feature name")
+            raise OptionError("cpu.features[%d].name" % index, fname, "not a CPU feature name")
         if policy not in FEATURE_POLICIES:
-            raise InputError("cpu.features[%d].policy" % index, policy, "must be one of %s" % ", ".join(FEATURE_POLICIES))
+            raise OptionError("cpu.features[%d].policy" % index, policy,
+                              "must be one of %s" % ", ".join(FEATURE_POLICIES))
         if fname in seen:
-            raise InputError("cpu.features[%d].name" % index, fname, "the feature is listed twice")
+            raise OptionError("cpu.features[%d].name" % index, fname, "the feature is listed twice")
         seen.add(fname)
         features.append((fname, policy))
-    topology = cpu.get("topology")
-    if topology:
-        for key in ("sockets", "cores", "threads"):
-            if topology.get(key) is not None and topology.get(key) < 1:
-                raise InputError("cpu.topology.%s" % key, topology.get(key), "must be at least 1",
-                                 "give sockets, cores and threads whose product is vcpus (%d)" % vcpus)
-        sockets, cores, threads = (int(topology.get(k) or 1) for k in ("sockets", "cores", "threads"))
-        if sockets * cores * threads != vcpus:
-            raise InputError("cpu.topology", topology, "sockets x cores x threads = %d but vcpus is %d" % (sockets * cores * threads, vcpus))
-        topology = {"sockets": sockets, "cores": cores, "threads": threads}
-    plan["cpu"] = {"mode": mode, "model": cpu.get("model"), "features": features, "topology": topology or None}
+    return {"mode": mode, "model": cpu.get("model"), "features": features, "topology": _topology(cpu, vcpus)}
 
+
+def _topology(cpu, vcpus):
+    topology = cpu.get("topology")
+    if not topology:
+        return None
+    for key in ("sockets", "cores", "threads"):
+        if topology.get(key) is not None and topology.get(key) < 1:
+            raise OptionError("cpu.topology.%s" % key, topology.get(key), "must be at least 1",
+                              "give sockets, cores and threads whose product is vcpus (%d)" % vcpus)
+    sockets, cores, threads = (int(topology.get(k) or 1) for k in ("sockets", "cores", "threads"))
+    if sockets * cores * threads != vcpus:
+        raise OptionError("cpu.topology", topology,
+                          "sockets x cores x threads = %d but vcpus is %d" % (sockets * cores * threads, vcpus))
+    return {"sockets": sockets, "cores": cores, "threads": threads}
+
+
+def _pinning(cpu, vcpus, online):
+    """``({vcpu: host CPUs}, emulator CPUs or None)``, every CPU online."""
+    last_vcpu = vcpus - 1
     pinning = {}
     for index, entry in enumerate(cpu.get("pinning") or []):
         vcpu = entry.get("vcpu")
         option = "cpu.pinning[%d]" % index
         if vcpu is None or vcpu < 0 or vcpu > last_vcpu:
-            raise InputError(option + ".vcpu", vcpu, "no such vCPU; the domain has vCPUs 0-%d" % last_vcpu)
+            raise OptionError(option + ".vcpu", vcpu, "no such vCPU; the domain has vCPUs 0-%d" % last_vcpu)
         if vcpu in pinning:
-            raise InputError(option + ".vcpu", vcpu, "vCPU %d is pinned twice" % vcpu)
+            raise OptionError(option + ".vcpu", vcpu, "vCPU %d is pinned twice" % vcpu)
         cpus = _cpus(option + ".cpuset", entry.get("cpuset"))
         if not cpus:
-            raise InputError(option + ".cpuset", entry.get("cpuset"), "is empty")
+            raise OptionError(option + ".cpuset", entry.get("cpuset"), "is empty")
         _check_online(option + ".cpuset", entry.get("cpuset"), cpus, online, "vCPU %d" % vcpu)
         pinning[vcpu] = cpus
-    plan["pinning"] = pinning
     emulator = None
     if cpu.get("emulator_cpuset") not in (None, ""):
         emulator = _cpus("cpu.emulator_cpuset", cpu.get("emulator_cpuset"))
         _check_online("cpu.emulator_cpuset", cpu.get("emulator_cpuset"), emulator, online, "the emulator thread")
-    plan["emulator"] = emulator
+    return pinning, emulator
 
-    # --- real-time --------------------------------------------------------------
-    realtime = params.get("realtime")
-    plan["realtime"] = None
-    if realtime is not None and realtime.get("enabled", True) is not False:
-        priority = realtime.get("priority")
-        priority = 1 if priority is None else priority
-        if priority < 1 or priority > 99:
-            raise InputError("realtime.priority", priority, "real-time priorities run from 1 to 99")
-        scheduler = realtime.get("scheduler") or "fifo"
-        if scheduler not in ("fifo", "rr"):
-            raise InputError("realtime.scheduler", scheduler, "must be fifo or rr")
-        mask = realtime.get("mask") or ""
-        rt_vcpus = _cpus("realtime.mask", mask, maximum=last_vcpu, allow_exclusion=True, empty=list(range(vcpus)))
-        if not rt_vcpus:
-            raise InputError("realtime.mask", mask, "selects no vCPU")
-        unpinned = [v for v in rt_vcpus if v not in pinning]
-        if unpinned:
-            raise InputError("realtime.mask", mask, "real-time vCPUs %s are not pinned" % format_cpuset(unpinned),
-                             "give each of them a dedicated host CPU in cpu.pinning")
-        plan["realtime"] = {"vcpus": rt_vcpus, "scheduler": scheduler, "priority": priority}
 
-    # --- memory -----------------------------------------------------------------
-    memory = _sub(params, "memory")
+def _realtime(realtime, vcpus, pinning):
+    """The real-time vCPUs (mask), scheduler and priority, or None."""
+    if realtime is None or realtime.get("enabled", True) is False:
+        return None
+    priority = realtime.get("priority")
+    priority = 1 if priority is None else priority
+    if priority < 1 or priority > 99:
+        raise OptionError("realtime.priority", priority, "real-time priorities run from 1 to 99")
+    scheduler = realtime.get("scheduler") or "fifo"
+    if scheduler not in ("fifo", "rr"):
+        raise OptionError("realtime.scheduler", scheduler, "must be fifo or rr")
+    mask = realtime.get("mask") or ""
+    rt_vcpus = _cpus("realtime.mask", mask, maximum=vcpus - 1, allow_exclusion=True, empty=list(range(vcpus)))
+    if not rt_vcpus:
+        raise OptionError("realtime.mask", mask, "selects no vCPU")
+    unpinned = [v for v in rt_vcpus if v not in pinning]
+    if unpinned:
+        raise OptionError("realtime.mask", mask, "real-time vCPUs %s are not pinned" % format_cpuset(unpinned),
+                          "give each of them a dedicated host CPU in cpu.pinning")
+    return {"vcpus": rt_vcpus, "scheduler": scheduler, "priority": priority}
+
+
+def _memory(memory, plan, host):
+    """Hugepages, locking, page sharing, the balloon and numatune, into ``plan``."""
     hugepages = memory.get("hugepages")
     plan["hugepages"] = None
     if hugepages is not None:
         size = parse_page_size("memory.hugepages.page_size", hugepages.get("page_size") or "2M")
         sizes = host.get("hugepage_sizes_kib")
         if sizes is not None and size not in sizes:
-            raise InputError("memory.hugepages.page_size", hugepages.get("page_size"),
-                             "the host offers no %d KiB hugepages (it has %s)" % (size, ", ".join("%d KiB" % s for s in sorted(sizes)) or "none"),
-                             "use a size listed under /sys/kernel/mm/hugepages")
-        if memory_kib % size:
-            raise InputError("memory_mib", memory_kib // 1024, "is not a whole number of %d KiB hugepages" % size)
+            raise OptionError("memory.hugepages.page_size", hugepages.get("page_size"),
+                              "the host offers no %d KiB hugepages (it has %s)"
+                              % (size, ", ".join("%d KiB" % s for s in sorted(sizes)) or "none"),
+                              "use a size listed under /sys/kernel/mm/hugepages")
+        if plan["memory_kib"] % size:
+            raise OptionError("memory_mib", plan["memory_kib"] // 1024,
+                              "is not a whole number of %d KiB hugepages" % size)
         nodeset = None
         if hugepages.get("nodeset") not in (None, ""):
             nodeset = _cpus("memory.hugepages.nodeset", hugepages.get("nodeset"))
@@ -230,33 +249,23 @@ def build_plan(params, host, base_root=None):
     if numatune is not None:
         nmode = numatune.get("mode") or "strict"
         if nmode not in NUMATUNE_MODES:
-            raise InputError("memory.numatune.mode", nmode, "must be one of %s" % ", ".join(NUMATUNE_MODES))
+            raise OptionError("memory.numatune.mode", nmode, "must be one of %s" % ", ".join(NUMATUNE_MODES))
         nodes = _cpus("memory.numatune.nodeset", numatune.get("nodeset"))
         if not nodes:
-            raise InputError("memory.numatune.nodeset", numatune.get("nodeset"), "is required and must name host NUMA nodes")
+            raise OptionError("memory.numatune.nodeset", numatune.get("nodeset"),
+                              "is required and must name host NUMA nodes")
         _check_nodes("memory.numatune.nodeset", numatune.get("nodeset"), nodes, host.get("numa_nodes"))
         plan["numatune"] = {"mode": nmode, "nodeset": nodes}
 
-    plan["numa_cells"], plan["memnodes"] = _numa(cpu.get("numa"), plan, host.get("numa_nodes"))
 
-    # --- devices ----------------------------------------------------------------
-    plan["rng"] = resolve_rng(params.get("rng"), params.get("rng_profiles"), host.get("devices"))
+def _hostdevs(texts):
     hostdevs = []
-    for index, text in enumerate(params.get("hostdevs") or []):
+    for index, text in enumerate(texts):
         address = parse_pci_address("hostdevs[%d]" % index, text)
         if address in hostdevs:
-            raise InputError("hostdevs[%d]" % index, text, "%s is listed twice" % format_pci_address(address))
+            raise OptionError("hostdevs[%d]" % index, text, "%s is listed twice" % pci.format_address(address))
         hostdevs.append(address)
-    plan["hostdevs"] = hostdevs
-
-    boot = params.get("boot")
-    if boot and not boot.get("kernel"):
-        raise InputError("boot.kernel", None, "is required when boot is given")
-    plan["boot"] = boot or None
-    plan["disks"] = _disks(params.get("disks") or [])
-    plan["interfaces"] = _interfaces(params.get("interfaces") or [])
-    plan["serial_log"] = params.get("serial_log")
-    return plan
+    return hostdevs
 
 
 def _check_online(option, value, cpus, online, what):
@@ -264,9 +273,9 @@ def _check_online(option, value, cpus, online, what):
         return
     offline = [c for c in cpus if c not in online]
     if offline:
-        raise InputError(option, value, "%s would run on host CPU(s) %s, which are not online (online: %s)"
-                         % (what, format_cpuset(offline), format_cpuset(online) or "none"),
-                         "use online host CPUs only")
+        raise OptionError(option, value, "%s would run on host CPU(s) %s, which are not online (online: %s)"
+                          % (what, format_cpuset(offline), format_cpuset(online) or "none"),
+                          "use online host CPUs only")
 
 
 def _check_nodes(option, value, nodes, numa_nodes):
@@ -274,8 +283,8 @@ def _check_nodes(option, value, nodes, numa_nodes):
         return
     missing = [n for n in nodes if n not in numa_nodes]
     if missing:
-        raise InputError(option, value, "the host has no NUMA node %s (nodes: %s)" % (format_cpuset(missing), format_cpuset(sorted(numa_nodes)) or "none"),
-                         "name only nodes listed under /sys/devices/system/node")
+        raise OptionError(option, value, "the host has no NUMA node %s (nodes: %s)" % (format_cpuset(missing), format_cpuset(sorted(numa_nodes)) or "none"),
+                          "name only nodes listed under /sys/devices/system/node")
 
 
 def _numa(numa, plan, numa_nodes):
@@ -283,7 +292,7 @@ def _numa(numa, plan, numa_nodes):
     if not numa:
         return [], []
     if numa.get("passthrough") and numa.get("cells"):
-        raise InputError("cpu.numa", numa, "passthrough and cells are mutually exclusive")
+        raise OptionError("cpu.numa", numa, "passthrough and cells are mutually exclusive")
     vcpus = plan["vcpus"]
     unit = plan["hugepages"]["size_kib"] if plan["hugepages"] else 1024
     if numa.get("cells"):
@@ -292,22 +301,23 @@ def _numa(numa, plan, numa_nodes):
         for index, cell in enumerate(numa["cells"]):
             cpus = _cpus("cpu.numa.cells[%d].cpus" % index, cell.get("cpus"), maximum=vcpus - 1)
             if not cpus or used.intersection(cpus):
-                raise InputError("cpu.numa.cells[%d].cpus" % index, cell.get("cpus"), "must name vCPUs no other cell has")
+                raise OptionError("cpu.numa.cells[%d].cpus" % index, cell.get("cpus"), "must name vCPUs no other cell has")
             used.update(cpus)
             if not cell.get("memory_mib"):
-                raise InputError("cpu.numa.cells[%d].memory_mib" % index, cell.get("memory_mib"), "is required")
+                raise OptionError("cpu.numa.cells[%d].memory_mib" % index, cell.get("memory_mib"), "is required")
             cells.append({"id": index, "cpus": cpus, "memory_kib": cell["memory_mib"] * 1024})
         total = sum(c["memory_kib"] for c in cells)
         if total != plan["memory_kib"]:
-            raise InputError("cpu.numa.cells", numa["cells"], "cell memory adds up to %d MiB, memory_mib is %d" % (total // 1024, plan["memory_kib"] // 1024))
+            raise OptionError("cpu.numa.cells", numa["cells"], "cell memory adds up to %d MiB, memory_mib is %d"
+                              % (total // 1024, plan["memory_kib"] // 1024))
         return cells, []
     if not numa.get("passthrough"):
         return [], []
     pinning = plan["pinning"]
     missing = [v for v in range(vcpus) if v not in pinning]
     if missing:
-        raise InputError("cpu.numa.passthrough", True, "vCPUs %s are not pinned, so their host NUMA node is unknown" % format_cpuset(missing),
-                         "pin every vCPU in cpu.pinning")
+        raise OptionError("cpu.numa.passthrough", True, "vCPUs %s are not pinned, so their host NUMA node is unknown" % format_cpuset(missing),
+                          "pin every vCPU in cpu.pinning")
     node_of = {}
     for node, cpus in (numa_nodes or {0: sorted(set(c for p in pinning.values() for c in p))}).items():
         for host_cpu in cpus:
@@ -316,14 +326,14 @@ def _numa(numa, plan, numa_nodes):
     for vcpu in range(vcpus):
         nodes = set(node_of.get(c) for c in pinning[vcpu])
         if len(nodes) != 1 or None in nodes:
-            raise InputError("cpu.pinning", format_cpuset(pinning[vcpu]),
-                             "vCPU %d is pinned across host NUMA nodes; passthrough needs each vCPU inside one node" % vcpu)
+            raise OptionError("cpu.pinning", format_cpuset(pinning[vcpu]),
+                              "vCPU %d is pinned across host NUMA nodes; passthrough needs each vCPU inside one node" % vcpu)
         groups.setdefault(nodes.pop(), []).append(vcpu)
     pages = plan["memory_kib"] // unit
     cells, memnodes = [], []
     ordered = sorted(groups)
     if pages < len(ordered):
-        raise InputError("memory_mib", plan["memory_kib"] // 1024, "too small to give each of %d guest NUMA cells a page" % len(ordered))
+        raise OptionError("memory_mib", plan["memory_kib"] // 1024, "too small to give each of %d guest NUMA cells a page" % len(ordered))
     for index, node in enumerate(ordered):
         share = pages // len(ordered) + (1 if index < pages % len(ordered) else 0)
         cells.append({"id": index, "cpus": groups[node], "memory_kib": share * unit})
@@ -337,10 +347,10 @@ def _disks(disks):
     targets = set()
     for index, disk in enumerate(disks):
         if not disk.get("path"):
-            raise InputError("disks[%d].path" % index, disk.get("path"), "is required")
+            raise OptionError("disks[%d].path" % index, disk.get("path"), "is required")
         bus = disk.get("bus") or "virtio"
         if bus not in DISK_PREFIX:
-            raise InputError("disks[%d].bus" % index, bus, "must be one of %s" % ", ".join(sorted(DISK_PREFIX)))
+            raise OptionError("disks[%d].bus" % index, bus, "must be one of %s" % ", ".join(sorted(DISK_PREFIX)))
         prefix = DISK_PREFIX[bus]
         target = disk.get("target")
         if not target:
@@ -348,8 +358,8 @@ def _disks(disks):
             target = prefix + "abcdefghijklmnopqrstuvwxyz"[number]
         counters[prefix] = counters.get(prefix, 0) + 1
         if target in targets:
-            raise InputError("disks[%d].target" % index, target, "the target device name is used twice",
-                             "give every disk its own target (vda, vdb...) or leave target unset")
+            raise OptionError("disks[%d].target" % index, target, "the target device name is used twice",
+                              "give every disk its own target (vda, vdb...) or leave target unset")
         targets.add(target)
         result.append({"path": disk["path"], "bus": bus, "format": disk.get("format") or "raw", "target": target,
                        "device": disk.get("device") or "disk"})
@@ -361,10 +371,10 @@ def _interfaces(interfaces):
     for index, iface in enumerate(interfaces):
         network, bridge = iface.get("network"), iface.get("bridge")
         if bool(network) == bool(bridge):
-            raise InputError("interfaces[%d]" % index, iface, "give exactly one of network or bridge")
+            raise OptionError("interfaces[%d]" % index, iface, "give exactly one of network or bridge")
         mac = iface.get("mac")
         if mac and not MAC.match(mac):
-            raise InputError("interfaces[%d].mac" % index, mac, "not a MAC address (xx:xx:xx:xx:xx:xx)")
+            raise OptionError("interfaces[%d].mac" % index, mac, "not a MAC address (xx:xx:xx:xx:xx:xx)")
         result.append({"type": "network" if network else "bridge", "source": network or bridge,
                        "model": iface.get("model") or "virtio", "mac": mac.lower() if mac else None})
     return result

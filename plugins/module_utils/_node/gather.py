@@ -21,6 +21,7 @@ from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset impor
     format_cpuset,
     parse_cpumask,
 )
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import HostError
 from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader
 from ansible_collections.realtime.virt.plugins.module_utils._node import parsing
 from ansible_collections.realtime.virt.plugins.module_utils._node.readiness import evaluate
@@ -45,10 +46,6 @@ FLAGS = {
 }
 
 
-class NodeFactsError(Exception):
-    """The tree cannot be read at all (for example ``root`` is no directory)."""
-
-
 def _cpuset_or_none(cpus):
     return None if cpus is None else format_cpuset(cpus)
 
@@ -56,13 +53,15 @@ def _cpuset_or_none(cpus):
 class NodeFacts(object):
     """Read one host tree and build the ``rt_node`` dictionary."""
 
-    def __init__(self, root="/"):
-        if not isinstance(root, str) or not os.path.isdir(root):
-            raise NodeFactsError(
-                "root=%r is not a directory: give the top of a host tree (the directory that holds proc/ and sys/, "
-                "such as an unpacked sosreport or a chroot) or leave root at its default '/'" % (root,)
-            )
-        self.reader = HostReader(root)
+    def __init__(self, root="/", reader=None):
+        if reader is None:
+            if not isinstance(root, str) or not os.path.isdir(root):
+                raise HostError(
+                    "root=%r is not a directory" % (root,),
+                    "give the top of a host tree (the directory that holds proc/ and sys/, such as an unpacked "
+                    "sosreport or a chroot) or leave root at its default '/'")
+            reader = HostReader(root)
+        self.reader = reader
         self.root = self.reader.root
 
     @property
@@ -262,10 +261,14 @@ class NodeFacts(object):
             sizes[name[len("hugepages-"):]] = entry
         return sizes
 
+    def _node_ids(self):
+        names = self.reader.listdir(NODE, optional=True)
+        return sorted(int(name[4:]) for name in names if name.startswith("node") and name[4:].isdigit())
+
     def numa(self):
         nodes = []
-        names = [name for name in self.reader.listdir(NODE, optional=True) if name[4:].isdigit() and name.startswith("node")]
-        for name in sorted(names, key=lambda item: int(item[4:])):
+        for node_id in self._node_ids():
+            name = "node%d" % node_id
             path = "%s/%s" % (NODE, name)
             cpus = self._cpulist(path + "/cpulist")
             info = parsing.parse_meminfo(self.reader.read(path + "/meminfo"))
@@ -363,6 +366,23 @@ class NodeFacts(object):
             "current": current,
             "devices": devices,
             "default_backend": backend,
+        }
+
+    def domain_host(self):
+        """The facts libvirt_rt_domain checks its options against.
+
+        ``online`` (CPU ids), ``hugepage_sizes_kib``, ``numa_nodes`` (node id ->
+        CPU ids, None when the tree shows no node) and ``devices`` (the RNG
+        device paths present).
+        """
+        sizes = [parsing.hugepage_dir_size_kb(name) for name in self.reader.listdir(HUGEPAGES, optional=True)]
+        nodes = dict((node_id, self._cpulist("%s/node%d/cpulist" % (NODE, node_id), optional=True) or [])
+                     for node_id in self._node_ids())
+        return {
+            "online": self._cpulist(CPU + "/online"),
+            "hugepage_sizes_kib": sorted(size for size in sizes if size is not None),
+            "numa_nodes": nodes or None,
+            "devices": set("/dev/" + name for name, present in self.rng()["devices"].items() if present),
         }
 
     # -- everything ---------------------------------------------------

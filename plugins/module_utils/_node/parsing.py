@@ -19,11 +19,11 @@ from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset impor
     CpusetError,
     parse_kernel_cpulist,
 )
+from ansible_collections.realtime.virt.plugins.module_utils._common.units import page_size_kib
 
 PREEMPT_MODES = ("none", "voluntary", "full", "lazy")
 ISOLCPUS_FLAGS = ("nohz", "domain", "managed_irq")
 
-_SIZE = re.compile(r"^([0-9]+)\s*([kKmMgGtT]?)[bB]?$")
 _HUGEPAGE_DIR = re.compile(r"^hugepages-([0-9]+)kB$")
 _OCTAL_ESCAPE = re.compile(r"\\([0-7]{3})")
 _STRIDE = re.compile(r"^([0-9]+)-([0-9]+):([0-9]+)/([0-9]+)$")
@@ -192,14 +192,7 @@ def size_to_kb(text):
     A bare number is taken as bytes (as hugetlbfs' ``pagesize=`` option
     does).  Returns None for text that is not a size.
     """
-    match = _SIZE.match((text or "").strip())
-    if not match:
-        return None
-    number, unit = int(match.group(1)), match.group(2).upper()
-    if unit == "":
-        return number // 1024
-    factor = {"K": 1, "M": 1024, "G": 1024 * 1024, "T": 1024 * 1024 * 1024}[unit]
-    return number * factor
+    return page_size_kib(text, bare_unit="B")
 
 
 def hugepage_dir_size_kb(name):

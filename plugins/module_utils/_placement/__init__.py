@@ -4,8 +4,12 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """CPU, NUMA, hugepage and VF placement of real-time domains (pure functions).
 
-The entry point is :func:`plan_domains` in ``_plan``; ``PlacementError``
-names the variable, the value and the fix.
+``plan``       plan_domains, the entry point, and the summary line
+``inputs``     the entries of rt_domain_domains: checked and merged
+``host``       the host's CPUs and NUMA nodes as sets
+``cpus``       cpus: auto, explicit CPUs, the emulator CPUs
+``hugepages``  free pages on each domain's node
+``vfs``        free QAT VFs per node, and attaching the chosen ones
 """
 
 from __future__ import absolute_import, division, print_function

@@ -17,78 +17,45 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import os
-import re
 
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import HostError
+from ansible_collections.realtime.virt.plugins.module_utils._kernel import pci
 from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader
 from ansible_collections.realtime.virt.plugins.module_utils._qat import devices
 
-PCI_DEVICES = "/sys/bus/pci/devices"
-PCI_ADDRESS = re.compile(r"^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$")
-_VIRTFN = re.compile(r"^virtfn(\d+)$")
-
-
-class QatInfoError(Exception):
-    """The tree to read is not usable at all."""
-
-
-def _dev(address, name=""):
-    return "%s/%s/%s" % (PCI_DEVICES, address, name) if name else "%s/%s" % (PCI_DEVICES, address)
-
-
-def _group(reader, address):
-    name = reader.link_name(_dev(address, "iommu_group"))
-    try:
-        return int(name) if name is not None else None
-    except ValueError:
-        return None
-
-
-def _override(reader, address):
-    value = reader.read(_dev(address, "driver_override"), optional=True)
-    if value in (None, "", "(null)"):
-        return None
-    return value
-
 
 def _read_vf(reader, address, generation, pf_address, index):
-    driver = reader.link_name(_dev(address, "driver"))
-    group = _group(reader, address)
+    vf = pci.function(reader, address)
+    group = vf["iommu_group"]
+    assignable = vf["driver"] == devices.VFIO_DRIVER
     return {
         "pci_address": address,
         "device_id": generation["vf_device_id"],
         "generation": generation["generation"],
         "pf": pf_address,
         "index": index,
-        "driver": driver,
-        "driver_override": _override(reader, address),
+        "driver": vf["driver"],
+        "driver_override": vf["driver_override"],
         "iommu_group": group,
-        "vfio_device": "/dev/vfio/%d" % group if group is not None and driver == devices.VFIO_DRIVER else None,
-        "numa_node": reader.read_int(_dev(address, "numa_node"), optional=True),
-        "assignable": driver == devices.VFIO_DRIVER,
+        "vfio_device": "/dev/vfio/%d" % group if group is not None and assignable else None,
+        "numa_node": vf["numa_node"],
+        "assignable": assignable,
     }
-
-
-def _virtfns(reader, pf_address):
-    """``[(index, vf address)]`` of a PF, by VF index."""
-    found = []
-    for name in reader.listdir(_dev(pf_address), optional=True):
-        match = _VIRTFN.match(name)
-        if match:
-            target = reader.link_name(_dev(pf_address, name))
-            if target:
-                found.append((int(match.group(1)), target))
-    return sorted(found)
 
 
 def _read_pf(reader, address, generation):
     services = generation["services_supported"]
-    vfs = [_read_vf(reader, vf, generation, address, index) for index, vf in _virtfns(reader, address)]
+    vfs = [_read_vf(reader, vf, generation, address, index) for index, vf in pci.virtfns(reader, address)]
+
+    def attribute(name):
+        return reader.read(pci.device_path(address, name), optional=True) if services else None
+
     return {
         "pci_address": address,
         "device_id": generation["pf_device_id"],
         "generation": generation["generation"],
         "family": generation["family"],
-        "driver": reader.link_name(_dev(address, "driver")),
+        "driver": pci.driver(reader, address),
         "expected_driver": generation["pf_driver"],
         "kernel_module": generation["kernel_module"],
         "firmware": list(generation["firmware"]),
@@ -96,12 +63,12 @@ def _read_pf(reader, address, generation):
         "vf_driver": generation["vf_driver"],
         "vfio_denylist": generation["vfio_denylist"],
         "services_supported": services,
-        "numa_node": reader.read_int(_dev(address, "numa_node"), optional=True),
-        "iommu_group": _group(reader, address),
-        "sriov_totalvfs": reader.read_int(_dev(address, "sriov_totalvfs"), optional=True),
-        "sriov_numvfs": reader.read_int(_dev(address, "sriov_numvfs"), optional=True),
-        "state": reader.read(_dev(address, "qat/state"), optional=True) if services else None,
-        "cfg_services": reader.read(_dev(address, "qat/cfg_services"), optional=True) if services else None,
+        "numa_node": pci.numa_node(reader, address),
+        "iommu_group": pci.iommu_group(reader, address),
+        "sriov_totalvfs": reader.read_int(pci.device_path(address, "sriov_totalvfs"), optional=True),
+        "sriov_numvfs": reader.read_int(pci.device_path(address, "sriov_numvfs"), optional=True),
+        "state": attribute("qat/state"),
+        "cfg_services": attribute("qat/cfg_services"),
         "vfs": vfs,
     }
 
@@ -109,12 +76,12 @@ def _read_pf(reader, address, generation):
 def gather_qat(root="/"):
     """Return ``(info, warnings)`` for the host tree at ``root``."""
     if not os.path.isdir(root or "/"):
-        raise QatInfoError("root=%r is not a directory: give the directory that stands for / of the host" % root)
+        raise HostError("root=%r is not a directory" % (root,), "give the directory that stands for / of the host")
     reader = HostReader(root)
     pfs, lone_vfs = [], []
-    for address in reader.listdir(PCI_DEVICES, optional=True):
-        kind, generation = devices.classify(reader.read(_dev(address, "vendor"), optional=True),
-                                            reader.read(_dev(address, "device"), optional=True))
+    for address in pci.addresses(reader):
+        vendor, device = pci.ids(reader, address)
+        kind, generation = devices.classify(vendor, device)
         if kind == "pf":
             pfs.append(_read_pf(reader, address, generation))
         elif kind == "vf":
@@ -125,8 +92,7 @@ def gather_qat(root="/"):
     for address, generation in lone_vfs:
         if address in known:
             continue
-        pf_address = reader.link_name(_dev(address, "physfn"))
-        vfs.append(_read_vf(reader, address, generation, pf_address, None))
+        vfs.append(_read_vf(reader, address, generation, pci.physfn(reader, address), None))
     vfs.sort(key=lambda vf: vf["pci_address"])
 
     generations = []

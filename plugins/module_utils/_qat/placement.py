@@ -13,11 +13,10 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.realtime.virt.plugins.module_utils._qat.gather import PCI_ADDRESS
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
+from ansible_collections.realtime.virt.plugins.module_utils._kernel import pci
 
-
-class QatPlacementError(ValueError):
-    """Bad input, or more VFs asked for than are free."""
+VFS_FIX = "pass qat_vf_info's assignable_vfs"
 
 
 def _node(value):
@@ -33,14 +32,14 @@ def _node(value):
 
 def _check_vfs(vfs):
     if not isinstance(vfs, list):
-        raise QatPlacementError("the VF list must be a list (qat_vf_info's assignable_vfs), not %s" % type(vfs).__name__)
+        raise OptionError("vfs", vfs, "the VF list must be a list, not %s" % type(vfs).__name__, VFS_FIX)
     seen = {}
     for vf in vfs:
         if not isinstance(vf, dict) or not isinstance(vf.get("pci_address"), str):
-            raise QatPlacementError("VF %r has no pci_address: pass qat_vf_info's assignable_vfs" % (vf,))
+            raise OptionError("vfs[]", vf, "the VF has no pci_address", VFS_FIX)
         address = vf["pci_address"].lower()
-        if not PCI_ADDRESS.match(address):
-            raise QatPlacementError("VF pci_address %r is not a PCI address like 0000:6b:00.1" % vf["pci_address"])
+        if not pci.ADDRESS.match(address):
+            raise OptionError("vfs[].pci_address", vf["pci_address"], "not a PCI address like 0000:6b:00.1", VFS_FIX)
         if vf.get("assignable") is False:
             continue
         seen[address] = _node(vf.get("numa_node"))
@@ -49,30 +48,34 @@ def _check_vfs(vfs):
 
 def _check_requests(requests):
     if not isinstance(requests, list):
-        raise QatPlacementError("requests must be a list of {domain, count, numa_node}, not %s" % type(requests).__name__)
+        raise OptionError("requests", requests, "must be a list of {domain, count, numa_node}, not %s"
+                          % type(requests).__name__, "give one request per domain")
     names = set()
     checked = []
     for request in requests:
         if not isinstance(request, dict):
-            raise QatPlacementError("request %r is not a dict with domain, count and numa_node" % (request,))
+            raise OptionError("requests[]", request, "not a dict with domain, count and numa_node",
+                              "write {domain: vm1, count: 1, numa_node: 0}")
         domain = request.get("domain")
         if not isinstance(domain, str) or not domain:
-            raise QatPlacementError("request %r has no domain name: set 'domain' to the libvirt domain name" % (request,))
+            raise OptionError("requests[].domain", domain, "the request %r has no domain name" % (request,),
+                              "set 'domain' to the libvirt domain name")
         if domain in names:
-            raise QatPlacementError("domain %r is requested twice: give one request per domain with the total count" % domain)
+            raise OptionError("requests[].domain", domain, "the domain is requested twice",
+                              "give one request per domain with the total count")
         names.add(domain)
+        where = "requests[%s]" % domain
         count = request.get("count", 0)
         if isinstance(count, bool) or not isinstance(count, int) and not (isinstance(count, str) and count.isdigit()):
-            raise QatPlacementError("domain %r: count=%r is not a whole number: give 0 or more VFs" % (domain, count))
+            raise OptionError(where + ".count", count, "not a whole number", "give 0 or more VFs")
         count = int(count)
         if count < 0:
-            raise QatPlacementError("domain %r: count=%d is negative: give 0 or more VFs" % (domain, count))
+            raise OptionError(where + ".count", count, "negative", "give 0 or more VFs")
         node = request.get("numa_node")
         if node is not None:
             if isinstance(node, bool) or not str(node).lstrip("-").isdigit() or int(node) < 0:
-                raise QatPlacementError(
-                    "domain %r: numa_node=%r is not a NUMA node id: give the node of the domain's pinned CPUs (0, 1, ...) or leave it out"
-                    % (domain, node))
+                raise OptionError(where + ".numa_node", node, "not a NUMA node id",
+                                  "give the node of the domain's pinned CPUs (0, 1, ...) or leave it out")
             node = int(node)
         checked.append((domain, count, node))
     return checked
@@ -91,7 +94,8 @@ def _owners(used):
         for address in used:
             owners[str(address).lower()] = None
     else:
-        raise QatPlacementError("used must be a list of PCI addresses or a map {domain: [addresses]}")
+        raise OptionError("used", used, "must be a list of PCI addresses or a map {domain: [addresses]}",
+                          "pass the hostdevs of the defined domains")
     return owners
 
 
@@ -145,8 +149,9 @@ def select_vfs(vfs, requests, used=None):
         for domain, count, node, available in short:
             where = "on NUMA node %d" % node if node is not None else "on any node"
             reasons.append("domain %r asks for %d QAT VF(s) %s but only %d can be given" % (domain, count, where, available))
-        raise QatPlacementError(
-            "%s. Free assignable VFs per node (not held by any defined domain): %s. "
-            "Create more VFs (qat_numvfs), lower the counts or move the domain's CPUs to a node with free VFs."
-            % ("; ".join(reasons), _free_text(free)))
+        raise OptionError(
+            "requests[%s].count" % short[0][0], short[0][1],
+            "%s. Free assignable VFs per node (not held by any defined domain): %s"
+            % ("; ".join(reasons), _free_text(free)),
+            "create more VFs (qat_numvfs), lower the counts or move the domain's CPUs to a node with free VFs")
     return dict((domain, sorted(addresses)) for domain, addresses in result.items())

@@ -12,7 +12,7 @@ while ``qat/state`` reads ``down`` (the driver answers EINVAL otherwise).
 :class:`QatServices` is the manager behind the ``qat_services`` module:
 read ``qat/state`` and ``qat/cfg_services``, and only when the services
 differ write ``down``, the services and ``up``, then read both back.
-All writes go through the SR-IOV layer's SysfsWriter, so tests point it at
+All writes go through the collection's SysfsWriter, so tests point it at
 a fake tree.
 """
 
@@ -20,46 +20,33 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import ApplyError, HostError, OptionError
+from ansible_collections.realtime.virt.plugins.module_utils._kernel import pci
 from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader
 from ansible_collections.realtime.virt.plugins.module_utils._kernel.writer import SysfsWriter
-from ansible_collections.realtime.virt.plugins.module_utils._qat.gather import PCI_ADDRESS, PCI_DEVICES
 
 KNOWN_SERVICES = ("sym", "asym", "dc", "dcc")
 MAX_SERVICES = 2
 
 
-class QatServicesError(ValueError):
-    """A services string (or another option) the driver would refuse; nothing is written."""
-
-
-class QatServicesDeviceError(Exception):
-    """The PF cannot have its services set (missing, not Gen4, no driver)."""
-
-
-class QatServicesWriteError(Exception):
-    """The device refused a write or did not end with the wanted services and up."""
-
-
 def parse_services(value, option="qat_services"):
-    """Return the list of services of ``value`` or raise QatServicesError."""
+    """Return the list of services of ``value`` or raise OptionError."""
+    known = ", ".join(KNOWN_SERVICES)
     if not isinstance(value, str) or not value.strip():
-        raise QatServicesError(
-            "%s=%r is not a services string: give one or two of %s joined by ';', e.g. 'sym;asym' or 'dc'"
-            % (option, value, ", ".join(KNOWN_SERVICES)))
+        raise OptionError(option, value, "not a services string",
+                          "give one or two of %s joined by ';', e.g. 'sym;asym' or 'dc'" % known)
     names = [name.strip().lower() for name in value.strip().split(";")]
     for name in names:
         if name not in KNOWN_SERVICES:
-            raise QatServicesError(
-                "%s=%r names the unknown service %r: use %s joined by ';', e.g. 'sym;asym'"
-                % (option, value, name, ", ".join(KNOWN_SERVICES)))
+            raise OptionError(option, value, "names the unknown service %r" % name,
+                              "use %s joined by ';', e.g. 'sym;asym'" % known)
     if len(set(names)) != len(names):
-        raise QatServicesError("%s=%r names a service twice: give each service once, e.g. 'sym;asym'" % (option, value))
+        raise OptionError(option, value, "names a service twice", "give each service once, e.g. 'sym;asym'")
     if len(names) > MAX_SERVICES:
-        raise QatServicesError(
-            "%s=%r asks for %d services but a Gen4 QAT device runs at most %d: pick two, e.g. 'sym;asym' or 'sym;dc'"
-            % (option, value, len(names), MAX_SERVICES))
+        raise OptionError(option, value, "asks for %d services but a Gen4 QAT device runs at most %d"
+                          % (len(names), MAX_SERVICES), "pick two, e.g. 'sym;asym' or 'sym;dc'")
     if "dcc" in names and len(names) > 1:
-        raise QatServicesError("%s=%r combines 'dcc' with another service: 'dcc' must stand alone" % (option, value))
+        raise OptionError(option, value, "combines 'dcc' with another service", "'dcc' must stand alone")
     return names
 
 
@@ -76,7 +63,7 @@ def same_services(current, wanted):
 
 
 def _path(pf, name):
-    return "%s/%s/qat/%s" % (PCI_DEVICES, pf, name)
+    return pci.device_path(pf, "qat/" + name)
 
 
 def describe(state, services):
@@ -89,10 +76,9 @@ class QatServices(object):
 
     def __init__(self, pf, services, root="/", check_mode=False, reader=None, writer=None):
         address = pf.strip().lower() if isinstance(pf, str) else pf
-        if not isinstance(address, str) or not PCI_ADDRESS.match(address):
-            raise QatServicesError(
-                "pf=%r is not a PCI address: give domain:bus:device.function as 'lspci -D' prints it, "
-                "e.g. 0000:6b:00.0" % (pf,))
+        if not isinstance(address, str) or not pci.ADDRESS.match(address):
+            raise OptionError("pf", pf, "not a PCI address",
+                              "give domain:bus:device.function as 'lspci -D' prints it, e.g. 0000:6b:00.0")
         self.pf = address
         self.wanted = ";".join(parse_services(services, option="services"))
         self.check_mode = check_mode
@@ -125,16 +111,14 @@ class QatServices(object):
         return "the device is up again" if now == "up" else "it reads %r after 'up' was written" % now
 
     def _load(self):
-        device = "%s/%s" % (PCI_DEVICES, self.pf)
-        if not self.reader.exists(device):
-            raise QatServicesDeviceError(
-                "PCI device %s does not exist on this host (no %s): check the address with 'lspci -D'"
-                % (self.pf, device))
+        if not pci.exists(self.reader, self.pf):
+            raise HostError("PCI device %s does not exist on this host (no %s)" % (self.pf, pci.device_path(self.pf)),
+                            "check the address with 'lspci -D'")
         state, services = self._read("state"), self._read("cfg_services")
         if state is None or services is None:
-            raise QatServicesDeviceError(
+            raise HostError(
                 "%s has no readable qat/state and qat/cfg_services: only 4xxx, 401xx, 402xx and 420xx PFs with the "
-                "qat_4xxx or qat_420xx driver bound have them; give such a PF, or load its driver first" % self.pf)
+                "qat_4xxx or qat_420xx driver bound have them" % self.pf, "give such a PF, or load its driver first")
         return state, services
 
     # -- the run -------------------------------------------------------------
@@ -176,35 +160,37 @@ class QatServices(object):
             if state != "down":
                 self._write("state", "down", "take %s down" % self.pf)
         except (IOError, OSError) as error:
-            raise QatServicesWriteError(
-                "%s refused to go down (%s), so its services stay %r; stop what uses the device (VFs given to "
-                "running VMs, user-space QAT libraries) and run again. %s"
-                % (self.pf, error.strerror or error, self._read("cfg_services"), self._done()))
+            raise ApplyError(
+                "%s refused to go down (%s), so its services stay %r. %s"
+                % (self.pf, error.strerror or error, self._read("cfg_services"), self._done()),
+                "stop what uses the device (VFs given to running VMs, user-space QAT libraries) and run again")
         try:
             self._write("cfg_services", self.wanted, "set the services of %s" % self.pf)
         except (IOError, OSError) as error:
-            raise QatServicesWriteError(
-                "%s refused services %r (%s): its driver may not support them (check the kernel log); %s. %s"
-                % (self.pf, self.wanted, error.strerror or error, self._restore_up(), self._done()))
+            raise ApplyError(
+                "%s refused services %r (%s): its driver may not support them; %s. %s"
+                % (self.pf, self.wanted, error.strerror or error, self._restore_up(), self._done()),
+                "check the kernel log for what the driver supports")
         try:
             self._write("state", "up", "bring %s up" % self.pf)
         except (IOError, OSError) as error:
-            raise QatServicesWriteError(
-                "%s did not come up with services %r (%s): the device stays down; check the kernel log for "
-                "missing firmware, then run again. %s" % (self.pf, self.wanted, error.strerror or error, self._done()))
+            raise ApplyError(
+                "%s did not come up with services %r (%s): the device stays down. %s"
+                % (self.pf, self.wanted, error.strerror or error, self._done()),
+                "check the kernel log for missing firmware, then run again")
 
     def _verify(self):
         state, services = self._read("state"), self._read("cfg_services")
         if not same_services(services, self.wanted):
-            raise QatServicesWriteError(
-                "%s reads services %r after %r was written: the device did not take them; %s. Check the kernel log. %s"
-                % (self.pf, services, self.wanted, self._restore_up(), self._done()))
+            raise ApplyError(
+                "%s reads services %r after %r was written: the device did not take them; %s. %s"
+                % (self.pf, services, self.wanted, self._restore_up(), self._done()), "check the kernel log")
         if state != "up":
-            raise QatServicesWriteError(
-                "%s reads state %r after 'up' was written: it did not restart with services %r; check the kernel log "
-                "for missing firmware, then run again. %s" % (self.pf, state, self.wanted, self._done()))
+            raise ApplyError(
+                "%s reads state %r after 'up' was written: it did not restart with services %r. %s"
+                % (self.pf, state, self.wanted, self._done()),
+                "check the kernel log for missing firmware, then run again")
         return state, services
 
 
-__all__ = ["QatServices", "QatServicesError", "QatServicesDeviceError", "QatServicesWriteError",
-           "parse_services", "same_services"]
+__all__ = ["QatServices", "parse_services", "same_services"]

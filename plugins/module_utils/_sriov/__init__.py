@@ -4,10 +4,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Generic SR-IOV: one physical function's VF count, VF driver and boot state.
 
-``errors``     typed errors, each naming the object, the cause and the fix
-``sysfs``      SysfsWriter, the one writer of /sys (same ``root`` as HostReader)
-``state``      read a PF, plan the writes, apply them
-``statefile``  the boot-time state file, written atomically
+``manager``    facts (read_pf), plan, apply and verify of one PF's VFs
+``statefile``  the boot-time state file the boot unit reads
 """
 
 from __future__ import absolute_import, division, print_function

@@ -13,6 +13,9 @@ The kernel's generic SR-IOV interface, as the PCI core documents it:
   ``driver_override``, unbinding it from its current driver and writing its
   address to ``/sys/bus/pci/drivers_probe``.  Addresses do not change
   across reboots; IOMMU group numbers may, so nothing here uses them.
+
+facts (:func:`read_pf`) -> plan (:meth:`SriovVfs.plan`) -> apply (the
+writes) -> verify (read back, every VF on the wanted driver).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -22,39 +25,22 @@ __metaclass__ = type
 import errno
 import re
 
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import ApplyError, HostError, OptionError
+from ansible_collections.realtime.virt.plugins.module_utils._kernel import pci
 from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader
-from ansible_collections.realtime.virt.plugins.module_utils._sriov import statefile
-from ansible_collections.realtime.virt.plugins.module_utils._sriov.errors import (
-    SriovBindError,
-    SriovBusyError,
-    SriovDeviceError,
-    SriovError,
-    SriovInputError,
-    SriovVfVanishedError,
-    SriovWriteError,
-)
 from ansible_collections.realtime.virt.plugins.module_utils._kernel.writer import SysfsWriter
+from ansible_collections.realtime.virt.plugins.module_utils._sriov import statefile
 
-PCI_DEVICES = "/sys/bus/pci/devices"
-PCI_DRIVERS = "/sys/bus/pci/drivers"
-DRIVERS_PROBE = "/sys/bus/pci/drivers_probe"
-PCI_ADDRESS = re.compile(r"^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$")
 DRIVER_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
-_VIRTFN = re.compile(r"^virtfn(\d+)$")
 _VANISHED = (errno.ENOENT, errno.ENODEV, errno.ENXIO)
 
 
-def dev(address, name=""):
-    return "%s/%s/%s" % (PCI_DEVICES, address, name) if name else "%s/%s" % (PCI_DEVICES, address)
-
-
-def validate(pf, count, driver, option_prefix=""):
-    """Return ``(pf, count or 'max', driver)`` or raise SriovInputError."""
+def validate(pf, count, driver):
+    """Return ``(pf, count or 'max', driver)`` or raise OptionError."""
     address = (pf or "").strip().lower()
-    if not PCI_ADDRESS.match(address):
-        raise SriovInputError(
-            "%spf=%r is not a PCI address: give domain:bus:device.function as 'lspci -D' prints it, e.g. 0000:6b:00.0"
-            % (option_prefix, pf))
+    if not pci.ADDRESS.match(address):
+        raise OptionError("pf", pf, "not a PCI address",
+                          "give domain:bus:device.function as 'lspci -D' prints it, e.g. 0000:6b:00.0")
     if isinstance(count, bool):
         count = None
     text = str(count).strip().lower() if count is not None else ""
@@ -64,55 +50,38 @@ def validate(pf, count, driver, option_prefix=""):
         try:
             wanted = int(text)
         except ValueError:
-            raise SriovInputError("%scount=%r is not a number: give a VF count (0 removes the VFs) or 'max'"
-                                  % (option_prefix, count))
+            raise OptionError("count", count, "not a number", "give a VF count (0 removes the VFs) or 'max'")
         if wanted < 0:
-            raise SriovInputError("%scount=%d is negative: give 0 (no VFs), a positive count or 'max'"
-                                  % (option_prefix, wanted))
+            raise OptionError("count", wanted, "negative", "give 0 (no VFs), a positive count or 'max'")
     if not isinstance(driver, str) or not DRIVER_NAME.match(driver):
-        raise SriovInputError(
-            "%sdriver=%r is not a driver name: give the name the kernel shows under /sys/bus/pci/drivers, e.g. vfio-pci"
-            % (option_prefix, driver))
+        raise OptionError("driver", driver, "not a driver name",
+                          "give the name the kernel shows under /sys/bus/pci/drivers, e.g. vfio-pci")
     return address, wanted, driver
 
 
 def read_pf(reader, pf):
     """Current SR-IOV state of ``pf``: counts, its driver, and its VFs by index."""
-    if not reader.exists(dev(pf)):
-        raise SriovDeviceError(
-            "PCI device %s does not exist on this host (no %s): check the address with 'lspci -D'" % (pf, dev(pf)))
-    total = reader.read_int(dev(pf, "sriov_totalvfs"), optional=True)
+    if not pci.exists(reader, pf):
+        raise HostError("PCI device %s does not exist on this host (no %s)" % (pf, pci.device_path(pf)),
+                        "check the address with 'lspci -D'")
+    total = reader.read_int(pci.device_path(pf, "sriov_totalvfs"), optional=True)
     if total is None:
-        raise SriovDeviceError(
-            "PCI device %s has no SR-IOV capability (no sriov_totalvfs): give the address of a physical function "
-            "that supports SR-IOV, not a VF or an ordinary device" % pf)
-    vfs = []
-    for name in reader.listdir(dev(pf), optional=True):
-        match = _VIRTFN.match(name)
-        if match:
-            address = reader.link_name(dev(pf, name))
-            if address:
-                vfs.append(read_vf(reader, address, int(match.group(1))))
-    vfs.sort(key=lambda vf: vf["index"])
+        raise HostError("PCI device %s has no SR-IOV capability (no sriov_totalvfs)" % pf,
+                        "give the address of a physical function that supports SR-IOV, not a VF or an ordinary device")
     return {
         "pf": pf,
-        "pf_driver": reader.link_name(dev(pf, "driver")),
+        "pf_driver": pci.driver(reader, pf),
         "sriov_totalvfs": total,
-        "sriov_numvfs": reader.read_int(dev(pf, "sriov_numvfs"), optional=True) or 0,
-        "vfs": vfs,
+        "sriov_numvfs": reader.read_int(pci.device_path(pf, "sriov_numvfs"), optional=True) or 0,
+        "vfs": [read_vf(reader, address, index) for index, address in pci.virtfns(reader, pf)],
     }
 
 
 def read_vf(reader, address, index):
-    override = reader.read(dev(address, "driver_override"), optional=True)
-    group = reader.link_name(dev(address, "iommu_group"))
-    return {
-        "index": index,
-        "pci_address": address,
-        "driver": reader.link_name(dev(address, "driver")),
-        "driver_override": None if override in (None, "", "(null)") else override,
-        "iommu_group": int(group) if group and group.isdigit() else None,
-    }
+    vf = pci.function(reader, address)
+    del vf["numa_node"]
+    vf["index"] = index
+    return vf
 
 
 def describe(state, driver_line):
@@ -149,120 +118,133 @@ class SriovVfs(object):
             self.writer.write(path, value)
         self.actions.append(action)
 
+    def _done(self):
+        return "Done before the failure: %s." % ("; ".join(self.actions) if self.actions else "nothing")
+
     def _set_numvfs(self, value):
+        path = pci.device_path(self.pf, "sriov_numvfs")
         try:
-            self._write(dev(self.pf, "sriov_numvfs"), value, "set the VF count of %s to %d" % (self.pf, value))
+            self._write(path, value, "set the VF count of %s to %d" % (self.pf, value))
         except (IOError, OSError) as error:
+            if error.errno == errno.EBUSY and value == 0:
+                raise ApplyError("the kernel refused to remove the VFs of %s (EBUSY): a VF is still in use, e.g. "
+                                 "assigned to a running VM or held by a user-space driver" % self.pf,
+                                 "stop what uses them and run again")
             if error.errno == errno.EBUSY:
-                if value == 0:
-                    raise SriovBusyError(
-                        "the kernel refused to remove the VFs of %s (EBUSY): a VF is still in use, e.g. assigned to a "
-                        "running VM or held by a user-space driver; stop what uses them and run again" % self.pf)
-                raise SriovBusyError(
-                    "the kernel refused %d VFs on %s (EBUSY): VFs already exist; write 0 first" % (value, self.pf))
+                raise ApplyError("the kernel refused %d VFs on %s (EBUSY): VFs already exist" % (value, self.pf),
+                                 "write 0 first")
             if error.errno == errno.ENOENT:
-                raise SriovDeviceError(
-                    "%s cannot change its VF count (ENOENT): its driver is not loaded or does not support SR-IOV; "
-                    "load the physical function's driver and run again" % self.pf)
-            raise SriovWriteError("writing %d to %s failed (%s); check the kernel log. %s" % (
-                value, dev(self.pf, "sriov_numvfs"), error.strerror or error, self._done()))
+                raise HostError("%s cannot change its VF count (ENOENT): its driver is not loaded or does not "
+                                "support SR-IOV" % self.pf, "load the physical function's driver and run again")
+            raise ApplyError("writing %d to %s failed (%s). %s" % (value, path, error.strerror or error, self._done()),
+                             "check the kernel log")
+
+    def _vanished(self, vf, when):
+        return ApplyError("VF %s (virtfn%d of %s) vanished %s it could be bound to %s: something changed the VF count "
+                          "meanwhile. %s" % (vf["pci_address"], vf["index"], self.pf, when, self.driver, self._done()),
+                          "run again")
 
     def _bind(self, vf):
         address = vf["pci_address"]
-        if not self.reader.exists(dev(address)):
-            raise SriovVfVanishedError(
-                "VF %s (virtfn%d of %s) vanished before it could be bound to %s: something changed the VF count "
-                "meanwhile; run again. %s" % (address, vf["index"], self.pf, self.driver, self._done()))
+        if not pci.exists(self.reader, address):
+            raise self._vanished(vf, "before")
         try:
             if vf["driver_override"] != self.driver:
-                self._write(dev(address, "driver_override"), self.driver, "make %s prefer %s" % (address, self.driver))
+                self._write(pci.device_path(address, "driver_override"), self.driver,
+                            "make %s prefer %s" % (address, self.driver))
             if vf["driver"] != self.driver:
                 current = vf["driver"]
                 if not self.check_mode:
                     # A new VF's own driver probes it asynchronously: by now it
                     # may have bound, or (an NVMe VF without resources) given
                     # the VF up again. Act on what the VF has now.
-                    current = self.reader.link_name(dev(address, "driver"))
+                    current = pci.driver(self.reader, address)
                 if current and current != self.driver:
                     self._unbind(address, current)
                 if current != self.driver:
-                    self._write(DRIVERS_PROBE, address, "probe %s" % address)
+                    self._write(pci.DRIVERS_PROBE, address, "probe %s" % address)
         except (IOError, OSError) as error:
-            if error.errno in _VANISHED and not self.reader.exists(dev(address)):
-                raise SriovVfVanishedError(
-                    "VF %s (virtfn%d of %s) vanished while it was being bound to %s: something changed the VF count "
-                    "meanwhile; run again. %s" % (address, vf["index"], self.pf, self.driver, self._done()))
-            raise SriovWriteError(
-                "binding VF %s to %s failed at '%s' (%s). %s" % (
-                    address, self.driver, self.attempt, error.strerror or error, self._done()))
+            if error.errno in _VANISHED and not pci.exists(self.reader, address):
+                raise self._vanished(vf, "while")
+            raise ApplyError("binding VF %s to %s failed at '%s' (%s). %s" % (
+                address, self.driver, self.attempt, error.strerror or error, self._done()))
         if self.check_mode:
             return
-        now = self.reader.link_name(dev(address, "driver"))
+        now = pci.driver(self.reader, address)
         if now != self.driver:
-            raise SriovBindError(
-                "VF %s is on %s, not %s, after the probe: the driver refused it (see the kernel log); vfio-pci refuses "
-                "devices on its denylist unless vfio-pci.disable_denylist=1 is set, and needs the IOMMU on "
-                "(intel_iommu=on). %s" % (address, now or "no driver", self.driver, self._done()))
+            raise ApplyError(
+                "VF %s is on %s, not %s, after the probe: the driver refused it (see the kernel log). %s"
+                % (address, now or "no driver", self.driver, self._done()),
+                "vfio-pci refuses devices on its denylist unless vfio-pci.disable_denylist=1 is set, and needs the "
+                "IOMMU on (intel_iommu=on)")
 
     def _unbind(self, address, current):
         """Unbind ``address`` from ``current``; a driver that let it go meanwhile is fine."""
         try:
-            self._write(dev(address, "driver/unbind"), address, "unbind %s from %s" % (address, current))
+            self._write(pci.device_path(address, "driver/unbind"), address, "unbind %s from %s" % (address, current))
         except (IOError, OSError) as error:
-            if error.errno not in _VANISHED or self.reader.link_name(dev(address, "driver")) is not None:
+            if error.errno not in _VANISHED or pci.driver(self.reader, address) is not None:
                 raise
             self.actions.append("%s had already left %s" % (address, current))
 
-    def _done(self):
-        return "Done before the failure: %s." % ("; ".join(self.actions) if self.actions else "nothing")
-
     # -- the run -----------------------------------------------------------
-    def run(self):
-        before = read_pf(self.reader, self.pf)
+    def _refuse(self, error):
+        """A real run stops on ``error``; check mode only warns (the role may load the driver first)."""
+        if not self.check_mode:
+            raise error
+        self.warnings.append("a real run would fail: %s" % error)
+
+    def _wanted_count(self, before):
         total = before["sriov_totalvfs"]
         count = total if self.count_spec == "max" else self.count_spec
         if count > total:
-            raise SriovInputError(
-                "count=%d is more than %s supports (sriov_totalvfs=%d): give at most %d or 'max'"
-                % (count, self.pf, total, total))
-        if count > 0 and not self.reader.exists("%s/%s" % (PCI_DRIVERS, self.driver)):
-            message = ("driver=%r is not loaded (no %s/%s): load its module (e.g. 'modprobe %s') first"
-                       % (self.driver, PCI_DRIVERS, self.driver, self.driver))
-            if not self.check_mode:
-                raise SriovInputError(message)
-            self.warnings.append("a real run would fail: " + message)
+            raise OptionError("count", count, "more than %s supports (sriov_totalvfs=%d)" % (self.pf, total),
+                              "give at most %d or 'max'" % total)
+        if count > 0 and not pci.driver_loaded(self.reader, self.driver):
+            self._refuse(OptionError("driver", self.driver, "not loaded (no %s/%s)" % (pci.PCI_DRIVERS, self.driver),
+                                     "load its module (e.g. 'modprobe %s') first" % self.driver))
         if count != before["sriov_numvfs"] and before["pf_driver"] is None:
-            message = ("%s has no driver bound, so its VF count cannot change: load the physical function's driver first"
-                       % self.pf)
-            if not self.check_mode:
-                raise SriovDeviceError(message)
-            self.warnings.append("a real run would fail: " + message)
+            self._refuse(HostError("%s has no driver bound, so its VF count cannot change" % self.pf,
+                                   "load the physical function's driver first"))
+        return count
 
-        old_text, entries = self._read_state_file()
-        wanted_entries = dict(entries)
-        if self.persist:
-            if count > 0:
-                wanted_entries[self.pf] = (count, self.driver)
-            else:
-                wanted_entries.pop(self.pf, None)
+    def _state_files(self, count):
+        """``(old text, new text, entries before, entries after)`` of the boot-time state file."""
+        if not self.persist:
+            return None, None, {}, {}
+        old_text = statefile.read(self.state_file)
+        entries = statefile.parse(old_text or "", self.state_file)
+        wanted = dict(entries)
+        if count > 0:
+            wanted[self.pf] = (count, self.driver)
+        else:
+            wanted.pop(self.pf, None)
         new_text = old_text
-        if self.persist and (wanted_entries != entries or (old_text is None and wanted_entries)):
-            new_text = statefile.render(wanted_entries)
+        if wanted != entries or (old_text is None and wanted):
+            new_text = statefile.render(wanted)
+        return old_text, new_text, entries, wanted
 
+    def _apply_count(self, before, count):
         if count != before["sriov_numvfs"]:
             if before["sriov_numvfs"] != 0:
                 self._set_numvfs(0)
             if count != 0:
                 self._set_numvfs(count)
         if self.check_mode:
-            after = self._predict(before, count)
-        else:
-            after = read_pf(self.reader, self.pf)
-            if len(after["vfs"]) != count or after["sriov_numvfs"] != count:
-                raise SriovWriteError(
-                    "%s shows %d VFs (sriov_numvfs=%d) after %d was written: the kernel created only part of them; "
-                    "check the kernel log, then run again. %s"
-                    % (self.pf, len(after["vfs"]), after["sriov_numvfs"], count, self._done()))
+            return self._predict(before, count)
+        after = read_pf(self.reader, self.pf)
+        if len(after["vfs"]) != count or after["sriov_numvfs"] != count:
+            raise ApplyError(
+                "%s shows %d VFs (sriov_numvfs=%d) after %d was written: the kernel created only part of them. %s"
+                % (self.pf, len(after["vfs"]), after["sriov_numvfs"], count, self._done()),
+                "check the kernel log, then run again")
+        return after
+
+    def run(self):
+        before = read_pf(self.reader, self.pf)
+        count = self._wanted_count(before)
+        old_text, new_text, entries, wanted = self._state_files(count)
+        after = self._apply_count(before, count)
         for vf in after["vfs"]:
             if vf["driver"] != self.driver or vf["driver_override"] != self.driver:
                 self._bind(vf)
@@ -270,20 +252,15 @@ class SriovVfs(object):
         if state_changed:
             self.actions.append("write %s" % self.state_file)
             if not self.check_mode:
-                statefile.write_atomic(self.state_file, new_text)
-        if self.check_mode:
-            after = self._predict(before, count)
-        else:
-            after = read_pf(self.reader, self.pf)
-        line_before = self._line(entries)
-        line_after = self._line(wanted_entries if self.persist else entries)
+                statefile.write(self.state_file, new_text)
+        after = self._predict(before, count) if self.check_mode else read_pf(self.reader, self.pf)
         return {
             "changed": bool(self.actions),
             "pf": self.pf,
             "pf_driver": after["pf_driver"],
             "driver": self.driver,
             "count": count,
-            "sriov_totalvfs": total,
+            "sriov_totalvfs": before["sriov_totalvfs"],
             "sriov_numvfs_before": before["sriov_numvfs"],
             "vfs": after["vfs"],
             "vf_addresses": [vf["pci_address"] for vf in after["vfs"] if vf["pci_address"]],
@@ -294,8 +271,8 @@ class SriovVfs(object):
             "diff": {
                 "before_header": "%s (SR-IOV)" % self.pf,
                 "after_header": "%s (SR-IOV)" % self.pf,
-                "before": describe(before, line_before),
-                "after": describe(after, line_after),
+                "before": describe(before, self._line(entries)),
+                "after": describe(after, self._line(wanted if self.persist else entries)),
             },
         }
 
@@ -303,12 +280,6 @@ class SriovVfs(object):
         if self.pf not in entries:
             return None
         return "%s %d %s" % (self.pf, entries[self.pf][0], entries[self.pf][1])
-
-    def _read_state_file(self):
-        if not self.persist:
-            return None, {}
-        text = statefile.read(self.state_file)
-        return text, statefile.parse(text or "", self.state_file)
 
     def _predict(self, before, count):
         """What a real run would leave, for check mode."""
@@ -320,4 +291,4 @@ class SriovVfs(object):
         return dict(before, sriov_numvfs=count, vfs=vfs)
 
 
-__all__ = ["SriovVfs", "SriovError", "validate", "read_pf"]
+__all__ = ["SriovVfs", "validate", "read_pf"]

@@ -18,10 +18,9 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import errno
-import os
-import tempfile
 
-from ansible_collections.realtime.virt.plugins.module_utils._sriov.errors import SriovStateFileError
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import ApplyError, HostError
+from ansible_collections.realtime.virt.plugins.module_utils._kernel.writer import write_atomic
 
 HEADER = (
     "# Written by realtime.virt.sriov_vfs; read at boot by the realtime-virt-sriov-vfs unit.\n"
@@ -38,8 +37,8 @@ def parse(text, path="state file"):
             continue
         words = line.split()
         if len(words) != 3 or not words[1].isdigit():
-            raise SriovStateFileError(
-                "%s line %d is %r, not '<pf address> <count> <driver>': fix or remove the line" % (path, number, line))
+            raise HostError("%s line %d is %r, not '<pf address> <count> <driver>'" % (path, number, line),
+                            "fix or remove the line")
         entries[words[0]] = (int(words[1]), words[2])
     return entries
 
@@ -60,31 +59,14 @@ def read(path):
     except (IOError, OSError) as error:
         if error.errno == errno.ENOENT:
             return None
-        raise SriovStateFileError("cannot read the state file %s (%s)" % (path, error.strerror or error))
+        raise HostError("cannot read the state file %s (%s)" % (path, error.strerror or error),
+                        "check its permissions, or remove it to start afresh")
 
 
-def write_atomic(path, text, mode=0o644):
-    """Replace ``path`` with ``text``: temporary file + fsync + rename."""
-    directory = os.path.dirname(os.path.abspath(path))
+def write(path, text):
+    """Replace the state file whole (see write_atomic); the old one stays on failure."""
     try:
-        if not os.path.isdir(directory):
-            os.makedirs(directory, 0o755)
-        fd, temp = tempfile.mkstemp(prefix=".%s." % os.path.basename(path), dir=directory)
+        write_atomic(path, text)
     except (IOError, OSError) as error:
-        raise SriovStateFileError("cannot write the state file %s (%s): check that its directory is writable"
-                                  % (path, error.strerror or error))
-    try:
-        try:
-            os.write(fd, text.encode("utf-8"))
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.chmod(temp, mode)
-        os.rename(temp, path)
-    except (IOError, OSError) as error:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
-        raise SriovStateFileError("cannot write the state file %s (%s); the previous file is unchanged"
-                                  % (path, error.strerror or error))
+        raise ApplyError("cannot write the state file %s (%s); the previous file is unchanged"
+                         % (path, error.strerror or error), "check that its directory is writable")

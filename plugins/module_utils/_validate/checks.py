@@ -2,7 +2,7 @@
 # Copyright: realtime.virt contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Checks of rt_validate, cyclictest output parsing and the report (pure).
+"""The checks of rt_validate: one verdict per thing looked at (pure).
 
 A check is a mapping ``{subject, check, expected, observed, status,
 message}``; ``status`` is ``pass``, ``fail``, ``warn`` (measured but only
@@ -15,16 +15,10 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import re
-
 from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import format_cpuset
 
 STATUSES = ("pass", "fail", "warn", "skip")
 POLICY_NAMES = {"fifo": "SCHED_FIFO", "rr": "SCHED_RR"}
-LATENCY_LINE = re.compile(r"^#\s*(Min|Avg|Max) Latencies:\s*(.*)$")
-TOTAL_LINE = re.compile(r"^#\s*Total:\s*(.*)$")
-OVERFLOW_LINE = re.compile(r"^#\s*Histogram Overflows:\s*(.*)$")
-BUCKET_LINE = re.compile(r"^(\d{3,})((?:\s+\d+)+)\s*$")
 
 
 def check(subject, name, expected, observed, status, message=None):
@@ -147,108 +141,3 @@ def _one_domain(dom, require_hugepages, require_pinning):
                          None if good else "domain %s: PCI device %s is bound to %s, not vfio-pci; bind it "
                          "(realtime.virt.qat role)" % (name, entry.get("address"), entry.get("driver") or "no driver")))
     return out
-
-
-def _numbers(text):
-    return [int(token) for token in text.split() if token.isdigit()]
-
-
-def parse_cyclictest(text):
-    """Parse cyclictest ``-q -H`` output (also inside a serial log).
-
-    Returns ``{threads, min, avg, max, min_us, avg_us, max_us, total,
-    overflows, histogram}``; ``histogram`` keeps the non-empty buckets as
-    ``[latency_us, count summed over threads]``.  ``max_us`` is None with
-    an ``error`` when no summary line was found.
-    """
-    result = {"threads": 0, "min": [], "avg": [], "max": [], "min_us": None, "avg_us": None, "max_us": None,
-              "total": [], "overflows": [], "histogram": [], "error": None}
-    in_histogram = False
-    for raw in (text or "").splitlines():
-        line = raw.replace("\r", "").strip()
-        if line.startswith("# Histogram") and not line.startswith("# Histogram Overflow"):
-            in_histogram = True
-            continue
-        match = LATENCY_LINE.match(line)
-        if match:
-            in_histogram = False
-            result[match.group(1).lower()] = _numbers(match.group(2))
-            continue
-        match = TOTAL_LINE.match(line)
-        if match:
-            in_histogram = False
-            result["total"] = _numbers(match.group(1))
-            continue
-        match = OVERFLOW_LINE.match(line)
-        if match:
-            result["overflows"] = _numbers(match.group(1))
-            continue
-        if in_histogram:
-            match = BUCKET_LINE.match(line)
-            if match:
-                counts = _numbers(match.group(2))
-                if sum(counts):
-                    result["histogram"].append([int(match.group(1)), sum(counts)])
-    if result["max"]:
-        result["threads"] = len(result["max"])
-        result["max_us"] = max(result["max"])
-        result["min_us"] = min(result["min"]) if result["min"] else None
-        result["avg_us"] = int(round(float(sum(result["avg"])) / len(result["avg"]))) if result["avg"] else None
-    else:
-        result["error"] = "no 'Max Latencies' line in the cyclictest output"
-    return result
-
-
-def latency_check(parsed, subject, threshold_us, advisory=False, skip_reason=None):
-    """One check of a parsed cyclictest run against the max-latency threshold."""
-    expected = "max latency <= %d us" % threshold_us
-    if skip_reason:
-        return check(subject, "cyclictest", expected, "skipped: %s" % skip_reason, "skip")
-    if not parsed or parsed.get("max_us") is None:
-        why = (parsed or {}).get("error") or "no output"
-        return check(subject, "cyclictest", expected, "no result (%s)" % why, "warn" if advisory else "fail",
-                     "%s: cyclictest gave no result (%s)" % (subject, why))
-    observed = "max %d us, avg %s us, min %s us, %d thread(s)%s" % (
-        parsed["max_us"], parsed.get("avg_us"), parsed.get("min_us"), parsed.get("threads") or 0,
-        ", %d over histogram" % sum(parsed["overflows"]) if parsed.get("overflows") and sum(parsed["overflows"]) else "")
-    if parsed["max_us"] <= threshold_us:
-        return check(subject, "cyclictest", expected, observed, "pass")
-    status = "warn" if advisory else "fail"
-    return check(subject, "cyclictest", expected, observed, status,
-                 "%s: max latency %d us is above %d us%s" % (
-                     subject, parsed["max_us"], threshold_us,
-                     " (advisory: emulated CPU, no real-time guarantee)" if advisory else
-                     "; check CPU isolation (realtime.virt.rt_host), SMIs and power management"))
-
-
-def _fit(text, width):
-    return text if len(text) <= width else text[:width - 3] + "..."
-
-
-def build_report(checks, host):
-    """``{host, passed, counts, failures, table, checks}`` for a list of checks."""
-    checks = list(checks or [])
-    counts = dict((status, 0) for status in STATUSES)
-    for item in checks:
-        counts[item["status"]] = counts.get(item["status"], 0) + 1
-    headers = ("SUBJECT", "CHECK", "EXPECTED", "OBSERVED", "RESULT")
-    limits = (28, 30, 36, 60, 6)
-    rows = [(item["subject"], item["check"], item["expected"], item["observed"], item["status"].upper())
-            for item in checks]
-    widths = []
-    for column, limit in enumerate(limits):
-        longest = max([len(headers[column])] + [len(row[column]) for row in rows])
-        widths.append(min(longest, limit))
-    lines = ["rt_validate report for %s: %s (%d pass, %d fail, %d warn, %d skip)" % (
-        host, "PASSED" if not counts["fail"] else "FAILED", counts["pass"], counts["fail"], counts["warn"],
-        counts["skip"])]
-    lines.append("  ".join(_fit(h, w).ljust(w) for h, w in zip(headers, widths)).rstrip())
-    lines.append("  ".join("-" * w for w in widths))
-    for row in rows:
-        lines.append("  ".join(_fit(cell, w).ljust(w) for cell, w in zip(row, widths)).rstrip())
-    if not rows:
-        lines.append("(nothing to check)")
-    failures = [item["message"] or "%s: %s" % (item["subject"], item["check"]) for item in checks
-                if item["status"] == "fail"]
-    return {"host": host, "passed": not counts["fail"], "counts": counts, "failures": failures,
-            "table": "\n".join(lines), "checks": checks}

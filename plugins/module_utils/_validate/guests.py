@@ -22,21 +22,15 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import CpusetError, format_cpuset, parse_cpuset
-from ansible_collections.realtime.virt.plugins.module_utils._validate.checks import (
-    check,
-    latency_check,
-    parse_cyclictest,
-)
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
+from ansible_collections.realtime.virt.plugins.module_utils._validate.checks import check
+from ansible_collections.realtime.virt.plugins.module_utils._validate.cyclictest import latency_check, parse_cyclictest
 
 # KubeVirt's latency lane: SCHED_FIFO 95, 100 us interval, 1000 us histogram.
 KUBEVIRT_ARGS = ("--policy", "fifo", "--priority", "95", "-i", "100", "-H", "1000")
 ENTRY_KEYS = ("host", "cpus", "main_cpus")
 VARIABLE = "rt_validate_guests"
 INSTALL_FIX = "install rt-tests in the guest, or set rt_validate_guest_install: true"
-
-
-class GuestSpecError(ValueError):
-    """An entry of rt_validate_guests that cannot be understood."""
 
 
 def cyclictest_argv(duration, cpus=None, main_cpus=None):
@@ -59,9 +53,9 @@ def _cpus(value, where):
     try:
         ids = parse_cpuset(value if isinstance(value, (list, tuple)) else str(value), allow_exclusion=False)
     except CpusetError as exc:
-        raise GuestSpecError("%s = %r: %s; give a CPU list of the guest such as '1-3'" % (where, value, exc))
+        raise OptionError(where, value, str(exc), "give a CPU list of the guest such as '1-3'")
     if not ids:
-        raise GuestSpecError("%s is empty; leave it out to run one cyclictest thread anywhere in the guest" % where)
+        raise OptionError(where, value, "empty", "leave it out to run one cyclictest thread anywhere in the guest")
     return ids
 
 
@@ -70,13 +64,13 @@ def _entry(index, item):
     if isinstance(item, str):
         item = {"host": item}
     if not isinstance(item, dict):
-        raise GuestSpecError("%s = %r: expected an inventory hostname or {host, cpus, main_cpus}" % (where, item))
+        raise OptionError(where, item, "expected an inventory hostname or {host, cpus, main_cpus}")
     unknown = sorted(set(item) - set(ENTRY_KEYS))
     if unknown:
-        raise GuestSpecError("%s: unknown key(s) %s; allowed: %s" % (where, ", ".join(unknown), ", ".join(ENTRY_KEYS)))
+        raise OptionError(where, item, "unknown key(s) %s" % ", ".join(unknown), "use only %s" % ", ".join(ENTRY_KEYS))
     host = item.get("host")
     if not isinstance(host, str) or not host.strip():
-        raise GuestSpecError("%s.host = %r: expected the guest's inventory hostname" % (where, host))
+        raise OptionError(where + ".host", host, "expected the guest's inventory hostname")
     host = host.strip()
     where = "%s (%s)" % (where, host)
     return host, _cpus(item.get("cpus"), where + ".cpus"), _cpus(item.get("main_cpus"), where + ".main_cpus")
@@ -89,29 +83,30 @@ def plan_guests(guests, duration, inventory=None):
     ``cpus``/``main_cpus`` are cpuset strings or None. ``error`` is None, or
     why the guest cannot be measured (a name missing from ``inventory``,
     when given) - that guest gets a failed check, the others still run.
-    Malformed entries raise ``GuestSpecError`` naming the entry.
+    Malformed entries raise ``OptionError`` naming the entry.
     """
     if guests is None:
         guests = []
     if not isinstance(guests, list):
-        raise GuestSpecError("%s must be a list of inventory hostnames or {host, cpus}, got %s"
-                             % (VARIABLE, type(guests).__name__))
-    if isinstance(duration, bool):
-        raise GuestSpecError("rt_validate_duration = %r: expected seconds" % (duration,))
+        raise OptionError(VARIABLE, guests, "a %s, not a list" % type(guests).__name__,
+                          "give a list of inventory hostnames or {host, cpus}")
     try:
-        seconds = int(duration)
+        seconds = None if isinstance(duration, bool) else int(duration)
     except (TypeError, ValueError):
-        raise GuestSpecError("rt_validate_duration = %r: expected seconds" % (duration,))
+        seconds = None
+    if seconds is None:
+        raise OptionError("rt_validate_duration", duration, "expected seconds", "give a whole number of seconds")
     if seconds < 1:
-        raise GuestSpecError("rt_validate_duration = %r: cyclictest needs at least one second" % (duration,))
+        raise OptionError("rt_validate_duration", duration, "cyclictest needs at least one second",
+                          "give 1 or more seconds")
     known = None if inventory is None else set(inventory)
     seen = set()
     targets = []
     for index, item in enumerate(guests):
         host, cpus, main_cpus = _entry(index, item)
         if host in seen:
-            raise GuestSpecError("%s[%d]: guest %s is listed twice; give it once (with all its CPUs in cpus)"
-                                 % (VARIABLE, index, host))
+            raise OptionError("%s[%d]" % (VARIABLE, index), host, "guest %s is listed twice" % host,
+                              "give it once (with all its CPUs in cpus)")
         seen.add(host)
         error = None
         if known is not None and host not in known:

@@ -42,6 +42,7 @@ from ansible_collections.realtime.virt.plugins.filter.cpuset import FilterModule
 from ansible_collections.realtime.virt.plugins.filter.hugepages import FilterModule as HugepageFilters
 from ansible_collections.realtime.virt.plugins.filter.qat import FilterModule as QatFilters
 from ansible_collections.realtime.virt.plugins.filter.rt_host import FilterModule as HostFilters
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
 from ansible_collections.realtime.virt.plugins.module_utils._node.gather import gather_node_facts
 from ansible_collections.realtime.virt.plugins.module_utils._qat import services as qat_services_utils
 from ansible_collections.realtime.virt.plugins.module_utils._sriov import manager as sriov_state
@@ -53,9 +54,8 @@ try:
     import libvirt
     from lxml import etree
     from ansible_collections.realtime.virt.plugins.module_utils._libvirt import manager as _domain
-    from ansible_collections.realtime.virt.plugins.module_utils._libvirt.errors import InputError
     from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import render, to_text
-    from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import build_plan
+    from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import build_spec
     from ansible_collections.realtime.virt.plugins.modules import libvirt_rt_domain
 except ImportError:  # pragma: no cover - the libvirt rows are skipped then
     libvirt = None
@@ -430,7 +430,7 @@ def test_rendered_xml_escapes_every_user_string(name):
         "disks": [{"path": "/var/lib/%s.img" % name}],
         "interfaces": [{"bridge": "br<%s>" % name}],
     })
-    text = to_text(render(build_plan(params, {"online": [0, 1, 2, 3]})))
+    text = to_text(render(build_spec(params, {"online": [0, 1, 2, 3]})))
     root = etree.fromstring(text.encode("utf-8"))
     assert root.findtext("name") == name
     assert root.find("os/kernel").text == "/boot/k&<'%s" % name
@@ -441,13 +441,13 @@ def test_rendered_xml_escapes_every_user_string(name):
     # the same elements as the one rendered for a plain name
     if "<" in name or "&" in name:
         assert name not in text
-    plain = etree.fromstring(to_text(render(build_plan(_merge(params, {"name": "plain"}), {"online": [0, 1, 2, 3]}))).encode())
+    plain = etree.fromstring(to_text(render(build_spec(_merge(params, {"name": "plain"}), {"online": [0, 1, 2, 3]}))).encode())
     assert [node.tag for node in root.iter()] == [node.tag for node in plain.iter()]
 
 
 @pytest.mark.skipif(libvirt is None, reason="libvirt-python and lxml are not installed")
 @pytest.mark.parametrize("name", ["rt\nvm", "rt\x00vm", "rt\rvm"])
 def test_names_libvirt_cannot_store_are_refused_by_the_plan(name):
-    with pytest.raises(InputError) as info:
-        build_plan(_merge(DOMAIN, {"name": name}), {})
+    with pytest.raises(OptionError) as info:
+        build_spec(_merge(DOMAIN, {"name": name}), {})
     assert info.value.option == "name" and repr(name) in str(info.value)

@@ -35,7 +35,7 @@ def test_plan():
 def test_error_is_a_filter_error_with_free_counts():
     with pytest.raises(AnsibleFilterError) as info:
         qat_filters.qat_vf_select(POOL, [{"domain": "rt1", "count": 3, "numa_node": 0}])
-    assert str(info.value).startswith("qat_vf_select: domain 'rt1' asks for 3")
+    assert str(info.value).startswith("qat_vf_select: requests[rt1].count=3: domain 'rt1' asks for 3")
     assert "node 0: 2, node 1: 2" in str(info.value)
 
 

@@ -31,7 +31,7 @@ def test_placement_filter_places():
 
 
 def test_placement_filter_errors_are_filter_errors():
-    expected = r"rt_domain_placement: rt_domain_domains\[0\] \(a\)\.cpus = 'auto': 3 vCPUs need 3 free isolated CPUs"
+    expected = r"rt_domain_placement: rt_domain_domains\[0\] \(a\)\.cpus='auto': 3 vCPUs need 3 free isolated CPUs"
     with pytest.raises(AnsibleFilterError, match=expected):
         FILTERS["rt_domain_placement"](NODE, [{"name": "a", "vcpus": 3, "cpus": "auto"}])
 
@@ -61,12 +61,12 @@ def test_vf_free_steers_a_qat_domain_to_the_node_with_vfs():
 def test_vf_overcommit_names_each_nodes_counts():
     held = [{"name": "other", "hostdevs": ["0000:e8:00.1"]}]
     free = FILTERS["rt_domain_vf_free"](ASSIGNABLE, held, keep=["a"], nodes=[0, 1])
-    expected = (r"rt_domain_placement: .*\(a\)\.cpus = 'auto': 2 vCPUs and 2 QAT VFs need .* short: "
+    expected = (r"rt_domain_placement: .*\(a\)\.cpus='auto': 2 vCPUs and 2 QAT VFs need .* short: "
                 r"node 0: 4 free CPUs \(2-5\), 0 free QAT VFs; node 1: 2 free CPUs \(6-7\), 1 free QAT VFs")
     with pytest.raises(AnsibleFilterError, match=expected):
         FILTERS["rt_domain_placement"](TWO, [{"name": "a", "vcpus": 2, "cpus": "auto", "qat_vfs": 2}], vf_free=free)
 
 
 def test_vf_free_filter_errors_are_filter_errors():
-    with pytest.raises(AnsibleFilterError, match="rt_domain_vf_free: vfs = "):
+    with pytest.raises(AnsibleFilterError, match="rt_domain_vf_free: vfs='not a list': must be a list of VFs"):
         FILTERS["rt_domain_vf_free"]("not a list")

@@ -39,9 +39,9 @@ def test_guest_filters_chain_like_the_role():
 
 @pytest.mark.parametrize("name, args, kwargs, message", [
     ("rt_validate_guest_plan", (["vm1", "vm1"], 3), {},
-     r"rt_validate_guest_plan: rt_validate_guests\[1\]: guest vm1 is listed twice"),
+     r"rt_validate_guest_plan: rt_validate_guests\[1\]='vm1': guest vm1 is listed twice"),
     ("rt_validate_guest_plan", ([{"host": "vm1", "cpus": "a"}], 3), {},
-     r"rt_validate_guest_plan: rt_validate_guests\[0\] \(vm1\)\.cpus = 'a'"),
+     r"rt_validate_guest_plan: rt_validate_guests\[0\] \(vm1\)\.cpus='a'"),
     ("rt_validate_guest_state", ("vm1",), {}, "expected one target of rt_validate_guest_plan"),
     ("rt_validate_guest_state", ({"host": "vm1"},), {"probe": "ok"},
      "rt_validate_guest_state probe: expected a registered task result"),

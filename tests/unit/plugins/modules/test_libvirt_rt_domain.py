@@ -18,10 +18,11 @@ import yaml
 
 libvirt = pytest.importorskip("libvirt")
 
-from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader  # noqa: E402
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt import manager as _domain  # noqa: E402
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt.errors import InputError, LibvirtCallError  # noqa: E402
-from ansible_collections.realtime.virt.plugins.modules import libvirt_rt_domain  # noqa: E402
+from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt import manager as _domain
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.errors import LibvirtCallError
+from ansible_collections.realtime.virt.plugins.modules import libvirt_rt_domain
 
 
 def _doc_options(options):
@@ -219,24 +220,9 @@ def test_bad_input_fails_before_libvirt_is_touched(host_tree, changes, option):
         return conn
     params = copy.deepcopy(PARAMS)
     params.update(changes)
-    with pytest.raises(InputError) as info:
+    with pytest.raises(OptionError) as info:
         _domain.DomainManager(params, reader=host_tree, connect=connect).run()
     assert info.value.option == option and opened == []
-
-
-def test_vcpu_threads_are_read_from_proc(tmp_path):
-    base = tmp_path / "proc" / "42" / "task"
-    for tid, comm, prio, policy, cpus in ((43, "CPU 0/TCG", 1, 1, "1"), (44, "CPU 1/TCG", 0, 0, "2"), (45, "qemu-system-x86", 0, 0, "0-3")):
-        (base / str(tid)).mkdir(parents=True)
-        (base / str(tid) / "comm").write_text(comm + "\n")
-        fields = ["S"] + ["0"] * 36 + [str(prio), str(policy)] + ["0"] * 10
-        (base / str(tid) / "stat").write_text("%d (%s) %s\n" % (tid, comm, " ".join(fields)))
-        (base / str(tid) / "status").write_text("Name:\t%s\nCpus_allowed_list:\t%s\n" % (comm, cpus))
-    threads = _domain.read_vcpu_threads(HostReader(str(tmp_path)), 42)
-    assert threads == [
-        {"vcpu": 0, "tid": 43, "policy": "SCHED_FIFO", "priority": 1, "affinity": "1"},
-        {"vcpu": 1, "tid": 44, "policy": "SCHED_OTHER", "priority": 0, "affinity": "2"},
-    ]
 
 
 @pytest.mark.parametrize("uri, local", [("qemu:///system", True), ("qemu+unix:///system", True),

@@ -58,7 +58,7 @@ def test_failure_message_and_actions(host):
 def test_bad_pf_fails_naming_option(host):
     tree, kernel, state, run = host
     out = run(pf="6b:00.0")
-    assert out.failed is True and "pf='6b:00.0' is not a PCI address" in out.result["msg"]
+    assert out.failed is True and "pf='6b:00.0': not a PCI address" in out.result["msg"]
     assert kernel.log == []
 
 

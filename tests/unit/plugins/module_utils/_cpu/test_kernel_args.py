@@ -10,7 +10,7 @@ import pytest
 
 
 from ansible_collections.realtime.virt.plugins.module_utils._cpu.plan import cpu_plan
-from ansible_collections.realtime.virt.plugins.module_utils._common.errors import PlanError
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
 from ansible_collections.realtime.virt.plugins.module_utils._cpu.kernel_args import (
     compare_kernel_args,
     grubby_entries,
@@ -104,7 +104,7 @@ def test_normalise(word, normal):
     ([3], 3),
 ])
 def test_bad_extra(hosts, extra, token):
-    with pytest.raises(PlanError) as info:
+    with pytest.raises(OptionError) as info:
         rt_kernel_args(cpu_plan(hosts["test_host"], "1"), extra=extra)
     assert info.value.option == "rt_host_kernel_args_extra"
     assert info.value.value == token
@@ -112,7 +112,7 @@ def test_bad_extra(hosts, extra, token):
 
 
 def test_bad_plan():
-    with pytest.raises(PlanError) as info:
+    with pytest.raises(OptionError) as info:
         rt_kernel_args({"isolated": [], "housekeeping": [0]})
     assert "rt_cpu_plan" in str(info.value)
 

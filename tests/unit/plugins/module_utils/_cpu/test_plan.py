@@ -13,7 +13,7 @@ import rt_node_trees
 
 from ansible_collections.realtime.virt.plugins.module_utils._node.gather import gather_node_facts
 from ansible_collections.realtime.virt.plugins.module_utils._cpu.plan import cpu_plan
-from ansible_collections.realtime.virt.plugins.module_utils._common.errors import PlanError
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
 
 # auto keeps the first core of each node with its SMT sibling.
 BIG_KEEP = sorted([32 * n for n in range(8)] + [256 + 32 * n for n in range(8)])
@@ -68,7 +68,7 @@ def test_split_siblings_warn(hosts):
     ("two_socket_smt", "40", ["CPU(s) 40 are not online"]),
 ])
 def test_bad_values(hosts, shape, value, words):
-    with pytest.raises(PlanError) as info:
+    with pytest.raises(OptionError) as info:
         cpu_plan(hosts[shape], value)
     assert info.value.option == "rt_host_isolated_cpus"
     for word in words:
@@ -78,7 +78,7 @@ def test_bad_values(hosts, shape, value, words):
 def test_auto_too_few_cpus(tmp_path):
     root = rt_node_trees.build_shape(str(tmp_path), "test_host", cores_per_socket=1)
     facts = gather_node_facts(root)[0]
-    with pytest.raises(PlanError) as info:
+    with pytest.raises(OptionError) as info:
         cpu_plan(facts, "auto")
     message = str(info.value)
     assert "rt_host_isolated_cpus='auto'" in message
@@ -90,7 +90,7 @@ def test_auto_smt_single_core(tmp_path):
     # One core with two threads: auto keeps both, nothing is left.
     root = rt_node_trees.build_shape(str(tmp_path), "test_host", cores_per_socket=1, threads_per_core=2)
     facts = gather_node_facts(root)[0]
-    with pytest.raises(PlanError):
+    with pytest.raises(OptionError):
         cpu_plan(facts, "auto")
 
 
@@ -102,6 +102,6 @@ def test_plain_dict_without_numa():
 
 
 def test_missing_facts():
-    with pytest.raises(PlanError) as info:
+    with pytest.raises(OptionError) as info:
         cpu_plan({}, "auto")
     assert "rt_node_facts" in str(info.value)

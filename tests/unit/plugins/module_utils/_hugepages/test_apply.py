@@ -16,7 +16,7 @@ from ansible_collections.realtime.virt.plugins.module_utils._hugepages.apply imp
     HugepageAllocator,
     shortfall_message,
 )
-from ansible_collections.realtime.virt.plugins.module_utils._common.errors import PlanError
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
 
 NODE1_2M = "sys/devices/system/node/node1/hugepages/hugepages-2048kB/nr_hugepages"
 
@@ -85,7 +85,7 @@ def test_shrink_before_grow(tmp_path):
 def test_refusal_writes_nothing(tmp_path):
     root = rt_node_trees.build_shape(str(tmp_path), "test_host")
     allocator = HugepageAllocator(root, delay=0)
-    with pytest.raises(PlanError) as info:
+    with pytest.raises(OptionError) as info:
         allocator.plan([{"size": "2M", "count": 10 ** 6, "node": 0}])
     assert info.value.option == "pages"
     assert read(root, "sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages") == 0

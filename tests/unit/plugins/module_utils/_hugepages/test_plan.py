@@ -12,7 +12,7 @@ import pytest
 import rt_node_trees
 
 from ansible_collections.realtime.virt.plugins.module_utils._node.gather import gather_node_facts
-from ansible_collections.realtime.virt.plugins.module_utils._common.errors import PlanError
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
 from ansible_collections.realtime.virt.plugins.module_utils._hugepages.plan import (
     hugepage_plan,
     size_kb,
@@ -113,7 +113,7 @@ def test_empty_request(hosts):
     ("no_1g", [], "1G", "hugepages_default_size", ["no 1G hugepages"]),
 ])
 def test_refusals(hosts, shape, pages, default, where, words):
-    with pytest.raises(PlanError) as info:
+    with pytest.raises(OptionError) as info:
         hugepage_plan(hosts[shape], pages, default_size=default)
     assert info.value.option == where
     message = str(info.value)
@@ -123,6 +123,6 @@ def test_refusals(hosts, shape, pages, default, where, words):
 
 
 def test_no_sizes():
-    with pytest.raises(PlanError) as info:
+    with pytest.raises(OptionError) as info:
         hugepage_plan({"hugepages": {"sizes": {}}}, [{"size": "2M", "count": 1}])
     assert "no hugepage size" in str(info.value)

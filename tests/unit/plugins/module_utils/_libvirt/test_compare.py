@@ -21,7 +21,7 @@ import pytest
 
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.compare import differences
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import device_kinds, fill_identity, parse_xml, render
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import build_plan
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import build_spec
 
 HOST = {"online": [0, 1], "hugepage_sizes_kib": [2048, 1048576], "numa_nodes": {0: [0, 1]}, "devices": {"/dev/random", "/dev/urandom"}}
 
@@ -108,7 +108,7 @@ def diffs(options=None, current_xml=LIBVIRT_XML, edit=None):
     opts = copy.deepcopy(OPTIONS)
     for key, value in (options or {}).items():
         opts[key] = value
-    plan = build_plan(opts, HOST)
+    plan = build_spec(opts, HOST)
     wanted = render(plan)
     current = parse_xml(current_xml)
     if edit:
@@ -122,7 +122,7 @@ def test_libvirt_defaults_are_not_differences():
 
 
 def test_missing_domain_is_a_difference():
-    plan = build_plan(OPTIONS, HOST)
+    plan = build_spec(OPTIONS, HOST)
     assert differences(render(plan), None) == ["domain: does not exist"]
 
 

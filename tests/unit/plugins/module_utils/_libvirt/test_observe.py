@@ -12,7 +12,6 @@ from ansible_collections.realtime.virt.plugins.module_utils._libvirt.observe imp
     observe_hostdev,
     observe_process,
     parse_domain_xml,
-    parse_hugetlb,
 )
 
 XML = """<domain type='qemu'>
@@ -57,12 +56,6 @@ def test_parse_plain_domain():
     assert info["realtime"] is None
     assert info["hugepages"] is None
     assert info["pinning"] == []
-
-
-def test_parse_hugetlb():
-    text = "Rss: 100 kB\nShared_Hugetlb:        0 kB\nPrivate_Hugetlb:    16384 kB\nSwap: 0 kB\n"
-    assert parse_hugetlb(text) == 16384
-    assert parse_hugetlb(None) == 0
 
 
 def test_observe_process_and_hostdev(tmp_path):

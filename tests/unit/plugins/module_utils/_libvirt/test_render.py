@@ -11,7 +11,7 @@ __metaclass__ = type
 import pytest
 
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import fill_identity, parse_xml, render
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import build_plan
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import build_spec
 
 HOST = {"online": [0, 1, 2, 3, 4, 5], "hugepage_sizes_kib": [2048, 1048576], "numa_nodes": {0: [0, 1, 2, 3], 1: [4, 5]},
         "devices": {"/dev/random", "/dev/urandom", "/dev/hwrng"}}
@@ -21,7 +21,7 @@ def xml_for(base_xml=None, **options):
     params = {"name": "vm", "vcpus": 2, "memory_mib": 1024, "domain_type": "kvm"}
     params.update(options)
     base = parse_xml(base_xml) if base_xml else None
-    return render(build_plan(params, HOST, base), base)
+    return render(build_spec(params, HOST, base), base)
 
 
 def attrs(root, path):
@@ -203,8 +203,8 @@ def test_fill_identity_keeps_uuid_and_macs():
 
 
 def test_parse_xml_rejects_non_domains():
-    from ansible_collections.realtime.virt.plugins.module_utils._libvirt.errors import InputError
-    with pytest.raises(InputError, match="must be <domain>"):
+    from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
+    with pytest.raises(OptionError, match="must be <domain>"):
         parse_xml("<network/>")
-    with pytest.raises(InputError, match="not well-formed"):
+    with pytest.raises(OptionError, match="not well-formed"):
         parse_xml("<domain>")

@@ -12,9 +12,9 @@ import copy
 
 import pytest
 
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt.errors import InputError
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.rng import resolve_rng
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import build_plan, parse_page_size, parse_pci_address
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import build_spec, parse_page_size, parse_pci_address
 
 HOST = {
     "online": [0, 1, 2, 3],
@@ -41,7 +41,7 @@ def params(**extra):
     ("1", [1]),
 ])
 def test_mask_semantics_match_kubevirt(mask, expected):
-    plan = build_plan(params(realtime={"mask": mask}), HOST)
+    plan = build_spec(params(realtime={"mask": mask}), HOST)
     assert plan["realtime"]["vcpus"] == expected
 
 
@@ -53,16 +53,16 @@ def test_mask_semantics_match_kubevirt(mask, expected):
     ("0,,1", ""),
 ])
 def test_bad_mask_names_token(mask, token):
-    with pytest.raises(InputError) as info:
-        build_plan(params(realtime={"mask": mask}), HOST)
+    with pytest.raises(OptionError) as info:
+        build_spec(params(realtime={"mask": mask}), HOST)
     assert info.value.option == "realtime.mask"
     assert info.value.value == mask
     assert repr(token) in str(info.value)
 
 
 def test_mask_selecting_nothing_fails():
-    with pytest.raises(InputError, match="selects no vCPU"):
-        build_plan(params(realtime={"mask": "^0,^1"}), HOST)
+    with pytest.raises(OptionError, match="selects no vCPU"):
+        build_spec(params(realtime={"mask": "^0,^1"}), HOST)
 
 
 @pytest.mark.parametrize("extra, option, fragment", [
@@ -91,22 +91,22 @@ def test_mask_selecting_nothing_fails():
     ({"interfaces": [{"network": "a", "mac": "zz"}]}, "interfaces[0].mac", "not a MAC"),
 ])
 def test_bad_input_names_option_and_value(extra, option, fragment):
-    with pytest.raises(InputError) as info:
-        build_plan(params(**extra), HOST)
+    with pytest.raises(OptionError) as info:
+        build_spec(params(**extra), HOST)
     assert info.value.option == option
     assert fragment in str(info.value)
-    assert str(info.value).startswith("option %s=" % option)
+    assert str(info.value).startswith("%s=" % option)
 
 
 def test_realtime_vcpu_not_pinned_names_the_vcpus():
-    with pytest.raises(InputError) as info:
-        build_plan(params(vcpus=4, cpu={"pinning": [{"vcpu": 1, "cpuset": "1"}]}, realtime={"mask": "0-3"}), HOST)
+    with pytest.raises(OptionError) as info:
+        build_spec(params(vcpus=4, cpu={"pinning": [{"vcpu": 1, "cpuset": "1"}]}, realtime={"mask": "0-3"}), HOST)
     assert info.value.option == "realtime.mask"
     assert "vCPUs 0,2-3 are not pinned" in str(info.value)
 
 
 def test_unknown_host_facts_are_not_checked():
-    plan = build_plan(params(cpu={"pinning": [{"vcpu": 0, "cpuset": "60"}]}, memory={"hugepages": {"page_size": "16M"}},
+    plan = build_spec(params(cpu={"pinning": [{"vcpu": 0, "cpuset": "60"}]}, memory={"hugepages": {"page_size": "16M"}},
                              memory_mib=1024), {})
     assert plan["pinning"] == {0: [60]}
     assert plan["hugepages"]["size_kib"] == 16384
@@ -125,12 +125,12 @@ def test_pci_addresses(text, address):
 
 @pytest.mark.parametrize("text", ["0000:6b:00.8", "0000:6b:20.1", "00000:6b:00.1", "6b.00.1", ""])
 def test_bad_pci_addresses(text):
-    with pytest.raises(InputError):
+    with pytest.raises(OptionError):
         parse_pci_address("hostdevs[0]", text)
 
 
 def test_numa_passthrough_groups_vcpus_by_host_node():
-    plan = build_plan(params(vcpus=4, memory_mib=4096,
+    plan = build_spec(params(vcpus=4, memory_mib=4096,
                              cpu={"pinning": [{"vcpu": v, "cpuset": str(v)} for v in range(4)], "numa": {"passthrough": True}},
                              memory={"hugepages": {"page_size": "2M"}}), HOST)
     assert plan["numa_cells"] == [{"id": 0, "cpus": [0, 1], "memory_kib": 2097152},
@@ -139,15 +139,15 @@ def test_numa_passthrough_groups_vcpus_by_host_node():
 
 
 def test_numa_passthrough_needs_pinning():
-    with pytest.raises(InputError, match="not pinned"):
-        build_plan(params(cpu={"numa": {"passthrough": True}}), HOST)
+    with pytest.raises(OptionError, match="not pinned"):
+        build_spec(params(cpu={"numa": {"passthrough": True}}), HOST)
 
 
 def test_realtime_defaults():
-    plan = build_plan(params(realtime={}, memory={"hugepages": {}}), HOST)
+    plan = build_spec(params(realtime={}, memory={"hugepages": {}}), HOST)
     assert plan["realtime"] == {"vcpus": [0, 1], "scheduler": "fifo", "priority": 1}
     assert plan["locked"] is True and plan["nosharepages"] is True and plan["memballoon_none"] is True
-    plan = build_plan(params(realtime={"enabled": False}), HOST)
+    plan = build_spec(params(realtime={"enabled": False}), HOST)
     assert plan["realtime"] is None and plan["locked"] is False and plan["nosharepages"] is False
 
 
@@ -175,7 +175,7 @@ def test_rng_custom_profile_and_override():
 def test_params_are_not_mutated():
     given = params(realtime={"mask": "0"})
     before = copy.deepcopy(given)
-    build_plan(given, HOST)
+    build_spec(given, HOST)
     assert given == before
 
 
@@ -189,11 +189,11 @@ def test_cpu_mode_default_follows_the_domain_type(domain_type, mode, expected):
     cpu = {"pinning": [{"vcpu": 0, "cpuset": "2"}, {"vcpu": 1, "cpuset": "3"}]}
     if mode:
         cpu["mode"] = mode
-    plan = build_plan(params(domain_type=domain_type, cpu=cpu), HOST)
+    plan = build_spec(params(domain_type=domain_type, cpu=cpu), HOST)
     assert plan["cpu"]["mode"] == expected
 
 
 def test_host_passthrough_under_tcg_is_refused_before_libvirt():
-    with pytest.raises(InputError) as info:
-        build_plan(params(cpu={"mode": "host-passthrough"}), HOST)
+    with pytest.raises(OptionError) as info:
+        build_spec(params(cpu={"mode": "host-passthrough"}), HOST)
     assert "cpu.mode" in str(info.value) and "maximum" in str(info.value)

@@ -11,8 +11,8 @@ import pytest
 
 import rt_node_trees
 
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import HostError
 from ansible_collections.realtime.virt.plugins.module_utils._node.gather import (
-    NodeFactsError,
     gather_node_facts,
 )
 
@@ -386,7 +386,7 @@ def test_empty_tree_does_not_crash(tmp_path):
 
 @pytest.mark.parametrize("root", ["/nonexistent/tree", __file__])
 def test_bad_root(root):
-    with pytest.raises(NodeFactsError) as info:
+    with pytest.raises(HostError) as info:
         gather_node_facts(root)
     assert "root=%r is not a directory" % root in str(info.value)
     assert "leave root at its default '/'" in str(info.value)

@@ -9,18 +9,14 @@ __metaclass__ = type
 
 import pytest
 
-from ansible_collections.realtime.virt.plugins.module_utils._placement.plan import (
-    PlacementError,
-    attach_vfs,
-    free_vfs_per_node,
-    hugepage_sizes,
-    plan_domains,
-    summary,
-)
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
+from ansible_collections.realtime.virt.plugins.module_utils._placement.hugepages import hugepage_sizes
+from ansible_collections.realtime.virt.plugins.module_utils._placement.plan import plan_domains, summary
+from ansible_collections.realtime.virt.plugins.module_utils._placement.vfs import attach_vfs, free_vfs_per_node
 
 
 def node(nodes, isolated, free_2m=512):
-    """rt_node facts: nodes = {id: [cpus]}, isolated = [cpus]."""
+    """rt_node facts: nodes = {id: [cpus]}, isolated=[cpus]."""
     online = sorted(cpu for cpus in nodes.values() for cpu in cpus)
     return {
         "cpus": {"online": online, "isolated": sorted(isolated),
@@ -101,33 +97,33 @@ def test_vf_requests_follow_the_node():
 
 def test_attach_vfs_fails_when_short():
     plan = plan_domains(TWO_NODES, [dom("a", 1, qat_vfs=2)])
-    with pytest.raises(PlacementError, match=r"\(a\)\.qat_vfs = 2: the QAT selection gave 1 VFs"):
+    with pytest.raises(OptionError, match=r"\(a\)\.qat_vfs=2: the QAT selection gave 1 VFs"):
         attach_vfs(plan, {"a": ["0000:6b:00.1"]})
 
 
 @pytest.mark.parametrize("domains, match", [
-    ([dom("a", 1), dom("a", 1)], r"rt_domain_domains\[1\]\.name = 'a': the name is used twice \(also rt_domain_domains\[0\]\)"),
-    ([dom("a", 1, qat_vfs=-1)], r"rt_domain_domains\[0\] \(a\)\.qat_vfs = -1: .*whole number"),
-    ([dom("a", 1, qat_vfs=True)], r"\(a\)\.qat_vfs = True"),
-    ([dom("a", 5)], r"\(a\)\.cpus = 'auto': 5 vCPUs need 5 free isolated CPUs on one NUMA node.*node 0: 4 free \(2-5\); "
+    ([dom("a", 1), dom("a", 1)], r"rt_domain_domains\[1\]\.name='a': the name is used twice \(also rt_domain_domains\[0\]\)"),
+    ([dom("a", 1, qat_vfs=-1)], r"rt_domain_domains\[0\] \(a\)\.qat_vfs=-1: .*whole number"),
+    ([dom("a", 1, qat_vfs=True)], r"\(a\)\.qat_vfs=True"),
+    ([dom("a", 5)], r"\(a\)\.cpus='auto': 5 vCPUs need 5 free isolated CPUs on one NUMA node.*node 0: 4 free \(2-5\); "
                     r"node 1: 4 free \(8-11\)"),
-    ([dom("a", 2, cpus="2")], r"\(a\)\.cpus = '2': 1 CPUs for 2 vCPUs"),
-    ([dom("a", 2, cpus="x")], r"\(a\)\.cpus = 'x': neither 'auto' nor a CPU set"),
+    ([dom("a", 2, cpus="2")], r"\(a\)\.cpus='2': 1 CPUs for 2 vCPUs"),
+    ([dom("a", 2, cpus="x")], r"\(a\)\.cpus='x': neither 'auto' nor a CPU set"),
     ([dom("a", 2, cpu={"pinning": [{"vcpu": 0, "cpuset": "1"}]})], r"cpus and cpu.pinning both place the vCPUs"),
-    ([dom("a", 2, numa_node=7)], r"\(a\)\.numa_node = 7: the host has no such NUMA node"),
-    ([{"vcpus": 1}], r"rt_domain_domains\[0\]\.name = None"),
-    ([dom("a", 4), dom("b", 4), dom("c", 1)], r"\(c\)\.cpus = 'auto': 1 vCPUs need 1 free.*node 0: 0 free"),
-    ([dom("x", 2, cpus="2-3"), dom("y", 2, cpus="3-4")], r"\(y\)\.cpus = '3-4': host CPU 3 already runs vCPUs of domain x"),
+    ([dom("a", 2, numa_node=7)], r"\(a\)\.numa_node=7: the host has no such NUMA node"),
+    ([{"vcpus": 1}], r"rt_domain_domains\[0\]\.name=None"),
+    ([dom("a", 4), dom("b", 4), dom("c", 1)], r"\(c\)\.cpus='auto': 1 vCPUs need 1 free.*node 0: 0 free"),
+    ([dom("x", 2, cpus="2-3"), dom("y", 2, cpus="3-4")], r"\(y\)\.cpus='3-4': host CPU 3 already runs vCPUs of domain x"),
 ])
 def test_bad_input_and_overcommit_fail_naming_variable_value_and_fix(domains, match):
-    with pytest.raises(PlacementError, match=match) as error:
+    with pytest.raises(OptionError, match=match) as error:
         plan_domains(TWO_NODES, domains)
     assert "Fix:" in str(error.value)
 
 
 def test_realtime_domain_may_not_share_a_cpu_with_a_defined_domain():
     defined = [{"name": "old", "pinning": [{"vcpu": 0, "cpus": [2]}]}]
-    with pytest.raises(PlacementError, match="host CPU 2 already runs vCPUs of domain old"):
+    with pytest.raises(OptionError, match="host CPU 2 already runs vCPUs of domain old"):
         plan_domains(TWO_NODES, [dom("x", 1, cpus="2")], defined=defined)
     # two plain domains may share
     plain = {"name": "y", "vcpus": 1, "cpus": "2"}
@@ -135,21 +131,21 @@ def test_realtime_domain_may_not_share_a_cpu_with_a_defined_domain():
 
 
 def test_no_isolated_cpus_fails_unless_allowed():
-    with pytest.raises(PlacementError, match="no isolated CPUs.*rt_domain_allow_unisolated: true"):
+    with pytest.raises(OptionError, match="no isolated CPUs.*rt_domain_allow_unisolated: true"):
         plan_domains(TEST_HOST, [dom("a", 1)])
     plan = plan_domains(TEST_HOST, [dom("a", 1)], allow_unisolated=True)
     placed = plan["domains"][0]
     assert placed["cpus"] == [1]
     assert placed["emulator_cpuset"] == "0"
     assert "non-isolated CPUs 1" in plan["warnings"][0]
-    with pytest.raises(PlacementError, match=r"1 vCPUs need 1 free online \(rt_domain_allow_unisolated\) CPUs"):
+    with pytest.raises(OptionError, match=r"1 vCPUs need 1 free online \(rt_domain_allow_unisolated\) CPUs"):
         plan_domains(TEST_HOST, [dom("a", 1), dom("b", 1)], allow_unisolated=True)
 
 
 def test_hugepage_shortfall_fails_warns_or_is_ignored():
     big = dom("a", 1, memory_mib=64, memory={"hugepages": {"page_size": "2M"}})  # 32 pages, 16 free
-    with pytest.raises(PlacementError, match=r"\(a\)\.memory\.hugepages = 64: .*needs 32 hugepages of 2048 KiB on NUMA "
-                                             r"node 0 .* 16 free; short by 16"):
+    with pytest.raises(OptionError, match=r"\(a\)\.memory\.hugepages=64: .*needs 32 hugepages of 2048 KiB on NUMA "
+                       r"node 0 .* 16 free; short by 16"):
         plan_domains(TEST_HOST, [big], allow_unisolated=True)
     plan = plan_domains(TEST_HOST, [big], allow_unisolated=True, hugepages="warn")
     assert "short by 16" in plan["warnings"][-1]
@@ -180,7 +176,7 @@ def test_absent_and_unplaced_domains_pass_through():
 
 
 def test_not_rt_node_facts():
-    with pytest.raises(PlacementError, match="not rt_node facts"):
+    with pytest.raises(OptionError, match="not rt_node facts"):
         plan_domains({}, [])
 
 
@@ -208,10 +204,10 @@ def test_vfs_taken_by_earlier_domains_are_counted():
     # node 1 has 3 VFs: a takes 2, so b (1 VF) still fits there, c (2 VFs) fits nowhere
     plan = plan_domains(WIDE_NODE_0, [dom("a", 1, qat_vfs=2), dom("b", 1, qat_vfs=1)], vf_free={0: 0, 1: 3})
     assert [(d["name"], d["numa_node"]) for d in plan["domains"]] == [("a", 1), ("b", 1)]
-    with pytest.raises(PlacementError) as error:
+    with pytest.raises(OptionError) as error:
         plan_domains(WIDE_NODE_0, [dom("a", 1, qat_vfs=2), dom("c", 1, qat_vfs=2)], vf_free={0: 0, 1: 3})
     message = str(error.value)
-    assert message.startswith("rt_domain_domains[1] (c).cpus = 'auto': 1 vCPUs and 2 QAT VFs need 1 free isolated CPUs "
+    assert message.startswith("rt_domain_domains[1] (c).cpus='auto': 1 vCPUs and 2 QAT VFs need 1 free isolated CPUs "
                               "and 2 free assignable VFs on one NUMA node")
     assert "node 0: 6 free CPUs (2-7), 0 free QAT VFs; node 1: 1 free CPUs (11), 1 free QAT VFs" in message
     assert "Fix: lower vcpus or qat_vfs" in message
@@ -224,18 +220,18 @@ def test_explicitly_pinned_domains_take_their_node_vfs_first():
 
 
 def test_overcommit_on_a_named_node_names_its_counts():
-    with pytest.raises(PlacementError, match=r"\(a\)\.cpus = 'auto': 2 vCPUs and 4 QAT VFs .* on one NUMA node \(node 1\)"
-                                             r".*short: node 1: 2 free CPUs \(10-11\), 3 free QAT VFs\. Fix:"):
+    with pytest.raises(OptionError, match=r"\(a\)\.cpus='auto': 2 vCPUs and 4 QAT VFs .* on one NUMA node \(node 1\)"
+                       r".*short: node 1: 2 free CPUs \(10-11\), 3 free QAT VFs\. Fix:"):
         plan_domains(WIDE_NODE_0, [dom("a", 2, qat_vfs=4, numa_node=1)], vf_free={0: 8, 1: 3})
 
 
 @pytest.mark.parametrize("vf_free, match", [
-    ([1, 2], r"vf_free = \[1, 2\]: must map NUMA node ids"),
+    ([1, 2], r"vf_free=\[1, 2\]: must map NUMA node ids"),
     ({"zero": 1}, r"'zero': 1 is not a node id"),
     ({0: "many"}, r"0: 'many' is not a node id with a whole VF count"),
 ])
 def test_bad_vf_free_fails_naming_it(vf_free, match):
-    with pytest.raises(PlacementError, match=match):
+    with pytest.raises(OptionError, match=match):
         plan_domains(WIDE_NODE_0, [dom("a", 1, qat_vfs=1)], vf_free=vf_free)
 
 
@@ -254,5 +250,5 @@ def test_free_vfs_per_node_reports_empty_nodes_and_unknown_node_vfs():
     vfs = VFS + [{"pci_address": "0000:f0:00.1", "numa_node": -1},
                  {"pci_address": "0000:f0:00.2", "numa_node": 1, "assignable": False}]
     assert free_vfs_per_node(vfs, nodes=[0, 1, 2]) == {0: 3, 1: 4, 2: 1}
-    with pytest.raises(PlacementError, match="without pci_address"):
+    with pytest.raises(OptionError, match="without pci_address"):
         free_vfs_per_node([{"numa_node": 0}])

@@ -8,11 +8,8 @@ __metaclass__ = type
 import pytest
 
 from ansible_collections.realtime.virt.plugins.module_utils._qat import devices
-from ansible_collections.realtime.virt.plugins.module_utils._qat.services import (
-    QatServicesError,
-    parse_services,
-    same_services,
-)
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
+from ansible_collections.realtime.virt.plugins.module_utils._qat.services import parse_services, same_services
 
 
 @pytest.mark.parametrize("vendor, device, kind, generation", [
@@ -80,7 +77,7 @@ def test_services_accepted(value, services):
     (None, "not a services string"),
 ])
 def test_services_refused(value, words):
-    with pytest.raises(QatServicesError) as info:
+    with pytest.raises(OptionError) as info:
         parse_services(value)
     assert words in str(info.value)
     assert "qat_services=" in str(info.value)

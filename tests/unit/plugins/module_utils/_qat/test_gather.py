@@ -12,10 +12,8 @@ import pytest
 
 import qat_trees
 
-from ansible_collections.realtime.virt.plugins.module_utils._qat.gather import (
-    QatInfoError,
-    gather_qat,
-)
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import HostError
+from ansible_collections.realtime.virt.plugins.module_utils._qat.gather import gather_qat
 
 
 def gather(tmp_path, shape):
@@ -141,5 +139,5 @@ def test_unreadable_file_is_a_warning(tmp_path):
 
 
 def test_root_must_be_a_directory(tmp_path):
-    with pytest.raises(QatInfoError, match="not a directory"):
+    with pytest.raises(HostError, match="not a directory"):
         gather_qat(str(tmp_path / "missing"))

@@ -7,10 +7,8 @@ __metaclass__ = type
 
 import pytest
 
-from ansible_collections.realtime.virt.plugins.module_utils._qat.placement import (
-    QatPlacementError,
-    select_vfs,
-)
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
+from ansible_collections.realtime.virt.plugins.module_utils._qat.placement import select_vfs
 
 
 def vfs(node0=4, node1=2, bus0="6b", bus1="e8"):
@@ -60,7 +58,7 @@ def test_unassignable_vfs_ignored_and_zero_count():
 
 
 def test_too_many_states_free_per_node():
-    with pytest.raises(QatPlacementError) as info:
+    with pytest.raises(OptionError) as info:
         select_vfs(vfs(), [{"domain": "a", "count": 3, "numa_node": 1}], used=["0000:6b:00.1"])
     text = str(info.value)
     assert "domain 'a' asks for 3 QAT VF(s) on NUMA node 1 but only 2 can be given" in text
@@ -68,18 +66,18 @@ def test_too_many_states_free_per_node():
 
 
 def test_second_request_short_after_first():
-    with pytest.raises(QatPlacementError, match="domain 'b' asks for 2 .* only 1 can be given"):
+    with pytest.raises(OptionError, match="domain 'b' asks for 2 .* only 1 can be given"):
         select_vfs(vfs(node0=3), [{"domain": "a", "count": 2, "numa_node": 0}, {"domain": "b", "count": 2, "numa_node": 0}])
 
 
 def test_no_vfs_at_all():
-    with pytest.raises(QatPlacementError, match="no assignable VF is free on any node"):
+    with pytest.raises(OptionError, match="no assignable VF is free on any node"):
         select_vfs([], [{"domain": "a", "count": 1}])
 
 
 @pytest.mark.parametrize("requests, words", [
     ([{"count": 1}], "no domain name"),
-    ([{"domain": "a", "count": -1}], "count=-1 is negative"),
+    ([{"domain": "a", "count": -1}], r"requests\[a\]\.count=-1: negative"),
     ([{"domain": "a", "count": "two"}], "not a whole number"),
     ([{"domain": "a", "count": True}], "not a whole number"),
     ([{"domain": "a", "count": 1, "numa_node": "x"}], "not a NUMA node id"),
@@ -87,20 +85,20 @@ def test_no_vfs_at_all():
     ("a", "must be a list"),
 ])
 def test_bad_requests(requests, words):
-    with pytest.raises(QatPlacementError, match=words):
+    with pytest.raises(OptionError, match=words):
         select_vfs(vfs(), requests)
 
 
 @pytest.mark.parametrize("pool, words", [
     ([{"numa_node": 0}], "has no pci_address"),
-    ([{"pci_address": "6b:00.1", "numa_node": 0}], "is not a PCI address"),
+    ([{"pci_address": "6b:00.1", "numa_node": 0}], r"vfs\[\]\.pci_address='6b:00.1': not a PCI address"),
     ({"pci_address": "0000:6b:00.1"}, "must be a list"),
 ])
 def test_bad_vf_list(pool, words):
-    with pytest.raises(QatPlacementError, match=words):
+    with pytest.raises(OptionError, match=words):
         select_vfs(pool, [{"domain": "a", "count": 1}])
 
 
 def test_bad_used():
-    with pytest.raises(QatPlacementError, match="used must be"):
+    with pytest.raises(OptionError, match="used='0000:6b:00.1': must be a list of PCI addresses"):
         select_vfs(vfs(), [{"domain": "a", "count": 1}], used="0000:6b:00.1")

@@ -14,12 +14,8 @@ import pytest
 import qat_trees
 from pci_kernel import FakeKernel
 
-from ansible_collections.realtime.virt.plugins.module_utils._qat.services import (
-    QatServices,
-    QatServicesDeviceError,
-    QatServicesError,
-    QatServicesWriteError,
-)
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import ApplyError, HostError, OptionError
+from ansible_collections.realtime.virt.plugins.module_utils._qat.services import QatServices
 
 PF = "0000:6b:00.0"
 STATE = "/sys/bus/pci/devices/%s/qat/state" % PF
@@ -101,7 +97,7 @@ def test_check_mode_writes_nothing_and_predicts(host):
 def test_refused_write_fails_and_brings_the_device_back_up(host):
     tree, kernel = host
     kernel.fail[("qat/cfg_services", None)] = errno.EINVAL
-    with pytest.raises(QatServicesWriteError) as info:
+    with pytest.raises(ApplyError) as info:
         run(host, "dc")
     message = str(info.value)
     assert "0000:6b:00.0 refused services 'dc'" in message
@@ -114,7 +110,7 @@ def test_refused_write_fails_and_brings_the_device_back_up(host):
 def test_services_silently_ignored_fail_after_read_back(host):
     tree, kernel = host
     kernel.qat_ignore_services.add(PF)
-    with pytest.raises(QatServicesWriteError, match=r"reads services 'sym;asym' after 'dc' was written.*up again"):
+    with pytest.raises(ApplyError, match=r"reads services 'sym;asym' after 'dc' was written.*up again"):
         run(host, "dc")
     assert qat_file(tree, "state") == "up"
 
@@ -122,7 +118,7 @@ def test_services_silently_ignored_fail_after_read_back(host):
 def test_state_not_returning_up_fails_clearly(host):
     tree, kernel = host
     kernel.qat_stay_down.add(PF)
-    with pytest.raises(QatServicesWriteError) as info:
+    with pytest.raises(ApplyError) as info:
         run(host, "dc")
     message = str(info.value)
     assert "did not come up with services 'dc'" in message and "firmware" in message
@@ -141,7 +137,7 @@ def test_state_reads_down_after_up_fails_clearly(host):
             with open(os.path.join(tree.device_dir(address), "qat", "state"), "w") as handle:
                 handle.write("down\n")
     kernel._qat_state = up_but_still_down
-    with pytest.raises(QatServicesWriteError, match=r"reads state 'down' after 'up' was written.*kernel log"):
+    with pytest.raises(ApplyError, match=r"reads state 'down' after 'up' was written.*kernel log"):
         run(host, "dc")
     assert qat_file(tree, "cfg_services") == "dc"
 
@@ -149,7 +145,7 @@ def test_state_reads_down_after_up_fails_clearly(host):
 def test_refusing_to_go_down_names_the_cause(host):
     tree, kernel = host
     kernel.fail[("qat/state", "down")] = errno.EBUSY
-    with pytest.raises(QatServicesWriteError, match=r"refused to go down .*stay 'sym;asym'.*Done before the failure: nothing"):
+    with pytest.raises(ApplyError, match=r"refused to go down .*stay 'sym;asym'.*Done before the failure: nothing"):
         run(host, "dc")
 
 
@@ -164,7 +160,7 @@ def test_refusing_to_go_down_names_the_cause(host):
 ])
 def test_bad_input_fails_before_any_write(host, pf, services, words):
     tree, kernel = host
-    with pytest.raises(QatServicesError) as info:
+    with pytest.raises(OptionError) as info:
         run(host, services, pf=pf)
     for word in words:
         assert word in str(info.value)
@@ -177,6 +173,6 @@ def test_bad_input_fails_before_any_write(host, pf, services, words):
 ])
 def test_device_without_qat_files_fails(host, pf, match):
     tree, kernel = host
-    with pytest.raises(QatServicesDeviceError, match=match):
+    with pytest.raises(HostError, match=match):
         run(host, "dc", pf=pf)
     assert kernel.log == []

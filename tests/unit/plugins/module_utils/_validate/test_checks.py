@@ -11,12 +11,9 @@ import os
 
 import pytest
 
-from ansible_collections.realtime.virt.plugins.module_utils._validate.checks import (
-    build_report,
-    domain_checks,
-    latency_check,
-    parse_cyclictest,
-)
+from ansible_collections.realtime.virt.plugins.module_utils._validate.checks import domain_checks
+from ansible_collections.realtime.virt.plugins.module_utils._validate.cyclictest import latency_check, parse_cyclictest
+from ansible_collections.realtime.virt.plugins.module_utils._validate.report import build_report
 
 FIXTURES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))), "fixtures", "cyclictest")
 

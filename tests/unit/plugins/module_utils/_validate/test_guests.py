@@ -11,8 +11,8 @@ import os
 
 import pytest
 
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
 from ansible_collections.realtime.virt.plugins.module_utils._validate.guests import (
-    GuestSpecError,
     cyclictest_argv,
     guest_check,
     guest_state,
@@ -61,22 +61,22 @@ def test_plan_guests_marks_names_missing_from_the_inventory():
 
 
 @pytest.mark.parametrize("guests, duration, message", [
-    ("vm1", 3, "rt_validate_guests must be a list of inventory hostnames or {host, cpus}, got str"),
-    ([42], 3, "rt_validate_guests[0] = 42: expected an inventory hostname or {host, cpus, main_cpus}"),
-    ([{"cpus": "1"}], 3, "rt_validate_guests[0].host = None: expected the guest's inventory hostname"),
-    ([{"host": ""}], 3, "rt_validate_guests[0].host = '': expected the guest's inventory hostname"),
-    ([{"host": "vm1", "cpu": "1"}], 3, "rt_validate_guests[0]: unknown key(s) cpu; allowed: host, cpus, main_cpus"),
-    ([{"host": "vm1", "cpus": "1-x"}], 3, "rt_validate_guests[0] (vm1).cpus = '1-x': invalid CPU set token"),
+    ("vm1", 3, "rt_validate_guests='vm1': a str, not a list. Fix: give a list of inventory hostnames or {host, cpus}"),
+    ([42], 3, "rt_validate_guests[0]=42: expected an inventory hostname or {host, cpus, main_cpus}"),
+    ([{"cpus": "1"}], 3, "rt_validate_guests[0].host=None: expected the guest's inventory hostname"),
+    ([{"host": ""}], 3, "rt_validate_guests[0].host='': expected the guest's inventory hostname"),
+    ([{"host": "vm1", "cpu": "1"}], 3, "rt_validate_guests[0]={'host': 'vm1', 'cpu': '1'}: unknown key(s) cpu. Fix: use only host, cpus, main_cpus"),
+    ([{"host": "vm1", "cpus": "1-x"}], 3, "rt_validate_guests[0] (vm1).cpus='1-x': invalid CPU set token"),
     ([{"host": "vm1", "cpus": "1,^1"}], 3, "exclusions with '^' are not allowed here"),
-    ([{"host": "vm1", "cpus": ""}], 3, "rt_validate_guests[0] (vm1).cpus is empty"),
-    ([{"host": "vm1", "main_cpus": "-1"}], 3, "rt_validate_guests[0] (vm1).main_cpus = '-1'"),
-    (["vm1", {"host": "vm1"}], 3, "rt_validate_guests[1]: guest vm1 is listed twice"),
-    (["vm1"], 0, "rt_validate_duration = 0: cyclictest needs at least one second"),
-    (["vm1"], "ten", "rt_validate_duration = 'ten': expected seconds"),
-    (["vm1"], True, "rt_validate_duration = True: expected seconds"),
+    ([{"host": "vm1", "cpus": ""}], 3, "rt_validate_guests[0] (vm1).cpus='': empty. Fix: leave it out"),
+    ([{"host": "vm1", "main_cpus": "-1"}], 3, "rt_validate_guests[0] (vm1).main_cpus='-1'"),
+    (["vm1", {"host": "vm1"}], 3, "rt_validate_guests[1]='vm1': guest vm1 is listed twice. Fix: give it once"),
+    (["vm1"], 0, "rt_validate_duration=0: cyclictest needs at least one second"),
+    (["vm1"], "ten", "rt_validate_duration='ten': expected seconds"),
+    (["vm1"], True, "rt_validate_duration=True: expected seconds"),
 ])
 def test_plan_guests_refuses_bad_entries(guests, duration, message):
-    with pytest.raises(GuestSpecError) as info:
+    with pytest.raises(OptionError) as info:
         plan_guests(guests, duration)
     assert message in str(info.value)
 

@@ -1,0 +1,76 @@
+# -*- coding: utf-8 -*-
+# Copyright: realtime.virt contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Processes and threads as /proc shows them (read only).
+
+A QEMU process names its vCPU threads ``CPU <n>/KVM`` (``/TCG`` under
+emulation); ``/proc/<pid>/task/<tid>/stat`` gives each thread's
+scheduling policy and real-time priority, ``status`` its allowed CPUs,
+and ``/proc/<pid>/smaps_rollup`` how much hugetlb memory the process maps.
+Everything goes through :class:`HostReader`.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import re
+
+# sched_setscheduler(2) policy numbers -> names
+POLICIES = {0: "SCHED_OTHER", 1: "SCHED_FIFO", 2: "SCHED_RR", 3: "SCHED_BATCH", 5: "SCHED_IDLE", 6: "SCHED_DEADLINE"}
+VCPU_THREAD = re.compile(r"^CPU (\d+)/(KVM|TCG|HVF|WHPX)$")
+HUGETLB_LINE = re.compile(r"^(Shared|Private)_Hugetlb:\s+(\d+)\s+kB", re.MULTILINE)
+# Fields of /proc/<pid>/stat after the command name: rt_priority and policy.
+_RT_PRIORITY, _POLICY = 37, 38
+
+
+def pid_from_file(reader, path):
+    """The pid written in a pid file, or None."""
+    text = reader.read(path, optional=True)
+    try:
+        return int((text or "").split()[0])
+    except (ValueError, IndexError):
+        return None
+
+
+def thread_scheduling(reader, pid, tid):
+    """``{policy, priority, affinity}`` of one thread, or None when it is gone."""
+    base = "/proc/%d/task/%s" % (pid, tid)
+    stat = reader.read(base + "/stat", optional=True) or ""
+    fields = stat[stat.rfind(")") + 2:].split()
+    if len(fields) <= _POLICY:
+        return None
+    priority, policy = int(fields[_RT_PRIORITY]), int(fields[_POLICY])
+    affinity = ""
+    for line in (reader.read(base + "/status", optional=True) or "").splitlines():
+        if line.startswith("Cpus_allowed_list:"):
+            affinity = line.split(":", 1)[1].strip()
+    return {"policy": POLICIES.get(policy, str(policy)), "priority": priority, "affinity": affinity}
+
+
+def vcpu_threads(reader, pid):
+    """Per vCPU thread of a QEMU process: vcpu, tid, policy, priority, affinity."""
+    threads = []
+    for tid in reader.listdir("/proc/%d/task" % pid, optional=True):
+        comm = reader.read("/proc/%d/task/%s/comm" % (pid, tid), optional=True)
+        match = VCPU_THREAD.match(comm or "")
+        if not match:
+            continue
+        scheduling = thread_scheduling(reader, pid, tid)
+        if scheduling is None:
+            continue
+        entry = {"vcpu": int(match.group(1)), "tid": int(tid)}
+        entry.update(scheduling)
+        threads.append(entry)
+    return sorted(threads, key=lambda item: item["vcpu"])
+
+
+def parse_hugetlb(smaps_rollup):
+    """KiB of hugetlb memory in a /proc/<pid>/smaps_rollup text."""
+    return sum(int(match.group(2)) for match in HUGETLB_LINE.finditer(smaps_rollup or ""))
+
+
+def hugetlb_kib(reader, pid):
+    """KiB of hugetlb memory the process maps."""
+    return parse_hugetlb(reader.read("/proc/%d/smaps_rollup" % pid, optional=True))
