@@ -13,14 +13,14 @@ export ANSIBLE_COLLECTIONS_PATH := $(CURDIR)/$(COLLECTIONS)
 export ANSIBLE_CONFIG := $(CURDIR)/ansible.cfg
 export PYTHONPATH := $(CURDIR)/$(COLLECTIONS)
 
-.PHONY: help setup host venv collection services demo demo-clean test lint sanity units integration molecule lab build-check bench changelog clean
+.PHONY: help setup host venv collection services demo demo-clean test lint imports sanity units integration molecule lab build-check bench changelog clean
 
 help:
 	@echo "make demo         set up this machine, then run playbooks/site.yml on localhost"
 	@echo "make test         set up, then lint, sanity, unit, build, integration and molecule tests (lab VM included)"
 	@echo "make lab          set up, then only the lab scenario (a booted Debian VM: reboot, 1G pages, SR-IOV)"
 	@echo "make demo-clean   remove the domain make demo left running"
-	@echo "make units | integration | molecule | lint | sanity | build-check | bench | changelog"
+	@echo "make units | integration | molecule | lint | imports | sanity | build-check | bench | changelog"
 
 setup: host venv collection services
 
@@ -56,11 +56,15 @@ demo-clean: services
 	  virsh -c qemu:///system undefine rtv-demo >/dev/null; \
 	fi
 
-test: setup demo-clean lint sanity units build-check integration molecule
+test: setup demo-clean lint imports sanity units build-check integration molecule
 	@echo "make test: every stage passed"
 
 lint: venv collection
 	ansible-lint
+
+# The import rules (.importlinter, docs/architecture.md).
+imports: venv collection
+	lint-imports --no-cache
 
 sanity: venv collection
 	scripts/sanity.sh
