@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
-# Build (once) the latency probe guest of realtime.virt.rt_validate: the
-# distribution kernel and an initramfs holding busybox and cyclictest (with
-# the libraries ldd names).  Its init runs
-#   cyclictest --policy fifo --priority 95 -i 100 -H 1000 -D <s> -q
-# (<s> from rtv.duration=<s> on the kernel command line, default 10),
-# prints the result on the serial console between two markers and powers
-# the guest off.
+# Build (once) the collection's small guest: the distribution kernel and an
+# initramfs holding busybox and cyclictest (with the libraries ldd names).
+# It is the latency probe of realtime.virt.rt_validate, and the guest the
+# tests boot. Its init prints "realtime-virt guest booted" and the CPUs on
+# the serial console, then, by the kernel command line:
+#   rtv.idle        stays up (a running domain for tests), or else
+#   rtv.duration=S  runs cyclictest --policy fifo --priority 95 -i 100
+#                   -H 1000 -D S -q (S default 10), prints the result
+#                   between two markers and powers the guest off.
 # Usage: build-probe-guest.sh CACHE_DIR   -> CACHE_DIR/vmlinuz, CACHE_DIR/initrd.img
 # Prints "probe: built" when it built something, "probe: cached" otherwise.
+# An image built by another version of this script is built again.
 set -euo pipefail
 cache=${1:?usage: build-probe-guest.sh CACHE_DIR}
 mkdir -p "$cache"
-if [ -s "$cache/vmlinuz" ] && [ -s "$cache/initrd.img" ]; then
+build_id=$(sha256sum "$0" | cut -c1-16)
+if [ -s "$cache/vmlinuz" ] && [ -s "$cache/initrd.img" ] && [ "$(cat "$cache/build-id" 2>/dev/null)" = "$build_id" ]; then
   echo "probe: cached in $cache"
   exit 0
 fi
@@ -48,9 +52,18 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 duration=10
+idle=no
 for arg in $(cat /proc/cmdline); do
-  case "$arg" in rtv.duration=*) duration=${arg#rtv.duration=} ;; esac
+  case "$arg" in
+    rtv.duration=*) duration=${arg#rtv.duration=} ;;
+    rtv.idle) idle=yes ;;
+  esac
 done
+echo "realtime-virt guest booted: $(cat /proc/version)"
+echo "realtime-virt guest cpus: $(cat /sys/devices/system/cpu/online)"
+if [ "$idle" = yes ]; then
+  while true; do sleep 3600; done
+fi
 echo "rtv-probe: cpus $(cat /sys/devices/system/cpu/online), cyclictest for ${duration}s"
 echo "rtv-probe: cyclictest begin"
 /bin/cyclictest --policy fifo --priority 95 -i 100 -H 1000 -D "${duration}" -q -m 2>&1
@@ -62,4 +75,5 @@ chmod 0755 "$root/init"
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$cache/initrd.img.tmp"
 mv "$cache/vmlinuz.tmp" "$cache/vmlinuz"
 mv "$cache/initrd.img.tmp" "$cache/initrd.img"
+echo "$build_id" > "$cache/build-id"
 echo "probe: built in $cache"
