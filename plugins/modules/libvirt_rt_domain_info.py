@@ -27,17 +27,8 @@ author:
   - realtime.virt contributors (!UNKNOWN)
 requirements:
   - libvirt-python
-attributes:
-  check_mode:
-    description: Can run in check_mode and return changed status prediction without modifying target.
-    support: full
-    details:
-      - The module only reads, so check mode returns the same result.
-  diff_mode:
-    description: Will return details on what has changed (or possibly needs changing in check_mode), when in diff mode.
-    support: none
-    details:
-      - The module never changes anything.
+extends_documentation_fragment:
+  - realtime.virt.attributes.info
 options:
   uri:
     description: libvirt connection URI. The /proc and /sys readings need the local C(qemu:///system).

@@ -29,17 +29,8 @@ description:
   - With O(root) the module reads a captured host tree instead of the live host.
 author:
   - realtime.virt contributors (!UNKNOWN)
-attributes:
-  check_mode:
-    description: Can run in check_mode and return changed status prediction without modifying target.
-    support: full
-    details:
-      - This module only reads the host, so check mode returns the same result as a normal run.
-  diff_mode:
-    description: Will return details on what has changed (or possibly needs changing in check_mode), when in diff mode.
-    support: N/A
-    details:
-      - This module never changes anything, so there is nothing to diff.
+extends_documentation_fragment:
+  - realtime.virt.attributes.info
 options:
   root:
     description:
