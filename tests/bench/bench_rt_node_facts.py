@@ -73,10 +73,11 @@ def main():
     print("  ratio rt_node_facts / setup = %.3f (target <= 0.10): %s" % (ratio, "met" if ratio <= 0.10 else "NOT met"))
 
     samples = in_process_512(int(os.environ.get("BENCH_REPEAT", "20")))
+    fast = statistics.median(samples) < 0.150
     print("in-process gathering on the 512-CPU 8-node fixture, %d runs: median %.1f ms, max %.1f ms (target < 150 ms): %s"
-          % (len(samples), statistics.median(samples) * 1e3, max(samples) * 1e3,
-             "met" if statistics.median(samples) < 0.150 else "NOT met"))
+          % (len(samples), statistics.median(samples) * 1e3, max(samples) * 1e3, "met" if fast else "NOT met"))
+    return 0 if ratio <= 0.10 and fast else 1
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

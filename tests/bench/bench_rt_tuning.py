@@ -5,14 +5,19 @@
 """Tuned against untuned vCPU: run-queue wait per slice, side by side.
 
 Two probe domains (rt_validate's probe guest: kernel + busybox +
-cyclictest) identical but for the real-time tuning (``<vcpusched
-scheduler='fifo' priority='1'>``) run at the same time, each vCPU pinned
-to the same host CPU as two busy loops (``taskset``).  For each vCPU
-thread the run-queue wait per slice is read from
-``/proc/<pid>/task/<tid>/schedstat`` (2nd field: ns waited, 3rd: slices)
-over a window; the ratio tuned/untuned is printed (target <= 1/20), with
-each guest's cyclictest max/avg from its serial log.  Bounded in time
-(about a minute), everything is removed afterwards and the sysctl restored.
+cyclictest) are defined and started by libvirt_rt_domain's own manager
+with the same options except ``realtime`` (the tuned one has
+``realtime: {}``, so the module writes ``<vcpusched scheduler='fifo'
+priority='1'>``). Before anything is measured the bench checks in /proc
+that the tuned vCPU thread really runs SCHED_FIFO priority 1 and the
+untuned one SCHED_OTHER; otherwise it stops. Both vCPUs are pinned to the
+same host CPU as two busy loops (``taskset``). For each vCPU thread the
+run-queue wait per slice is read from ``/proc/<pid>/task/<tid>/schedstat``
+(2nd field: ns waited, 3rd: slices) over a window; the ratio
+tuned/untuned is printed (target <= 1/20; the exit status is 1 when it is
+missed), with each guest's cyclictest max/avg from its serial log.
+Bounded in time (about a minute), everything is removed afterwards and
+the sysctl restored.
 
 Run as root on a host with libvirtd:  .venv/bin/python tests/bench/bench_rt_tuning.py
 """
@@ -32,31 +37,13 @@ import libvirt
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(TOP, ".cache", "collections"))
 
-from ansible_collections.realtime.virt.plugins.module_utils._validate.checks import parse_cyclictest  # noqa: E402
+from ansible_collections.realtime.virt.plugins.module_utils._kernel import proc  # noqa: E402
+from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader  # noqa: E402
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.manager import DomainManager  # noqa: E402
+from ansible_collections.realtime.virt.plugins.module_utils._validate.cyclictest import parse_cyclictest  # noqa: E402
 
 SYSCTL = "/proc/sys/kernel/sched_rt_runtime_us"
-DOMAIN = """<domain type='qemu'>
-  <name>{name}</name>
-  <memory unit='MiB'>128</memory>
-  <vcpu placement='static'>1</vcpu>
-  <cputune>
-    <vcpupin vcpu='0' cpuset='{cpu}'/>
-    <emulatorpin cpuset='{emulator}'/>
-    {sched}
-  </cputune>
-  <os>
-    <type arch='x86_64'>hvm</type>
-    <kernel>{cache}/vmlinuz</kernel>
-    <initrd>{cache}/initrd.img</initrd>
-    <cmdline>console=ttyS0 quiet rtv.duration={duration}</cmdline>
-  </os>
-  <cpu mode='maximum'/>
-  <on_poweroff>destroy</on_poweroff>
-  <devices>
-    <serial type='file'><source path='{log}'/><target port='0'/></serial>
-    <memballoon model='none'/>
-  </devices>
-</domain>"""
+TARGET = 0.05
 
 
 def read(path):
@@ -69,17 +56,46 @@ def write(path, text):
         handle.write(text)
 
 
-def vcpu_tid(name):
-    pid = int(read("/run/libvirt/qemu/%s.pid" % name).split()[0])
-    for tid in os.listdir("/proc/%d/task" % pid):
-        if read("/proc/%d/task/%s/comm" % (pid, tid)).startswith("CPU 0/"):
-            return pid, int(tid)
-    raise RuntimeError("no vCPU thread in domain %s" % name)
+def domain_options(name, args, duration, log, tuned):
+    """libvirt_rt_domain's options for one probe domain; only ``realtime`` differs."""
+    options = {
+        "name": name, "state": "running", "domain_type": "qemu", "vcpus": 1, "memory_mib": 128,
+        "cpu": {"mode": "maximum", "pinning": [{"vcpu": 0, "cpuset": args.cpu}], "emulator_cpuset": args.emulator},
+        "memory": {"locked": False},
+        "boot": {"kernel": os.path.join(args.cache, "vmlinuz"), "initrd": os.path.join(args.cache, "initrd.img"),
+                 "cmdline": "console=ttyS0 quiet rtv.duration=%d" % duration},
+        "serial_log": log,
+    }
+    if tuned:
+        options["realtime"] = {}
+    return options
+
+
+def vcpu_thread(name):
+    pid = proc.pid_from_file(HostReader("/"), "/run/libvirt/qemu/%s.pid" % name)
+    threads = proc.vcpu_threads(HostReader("/"), pid) if pid else []
+    if not threads:
+        raise RuntimeError("no vCPU thread in domain %s" % name)
+    return pid, threads[0]
 
 
 def schedstat(pid, tid):
     fields = read("/proc/%d/task/%d/schedstat" % (pid, tid)).split()
     return int(fields[1]), int(fields[2])
+
+
+def measure(names, threads, window):
+    before = dict((kind, schedstat(pid, thread["tid"])) for kind, (pid, thread) in threads.items())
+    time.sleep(window)
+    after = dict((kind, schedstat(pid, thread["tid"])) for kind, (pid, thread) in threads.items())
+    per_slice = {}
+    for kind in names:
+        wait = after[kind][0] - before[kind][0]
+        slices = max(1, after[kind][1] - before[kind][1])
+        per_slice[kind] = wait / float(slices)
+        print("%-8s vCPU thread: waited %8.1f ms in %6d slices = %8.3f ms per slice"
+              % (kind, wait / 1e6, slices, per_slice[kind] / 1e6))
+    return per_slice["tuned"] / per_slice["untuned"] if per_slice["untuned"] else float("inf")
 
 
 def main():
@@ -91,66 +107,58 @@ def main():
     args = parser.parse_args()
 
     subprocess.check_call([os.path.join(TOP, "roles", "rt_validate", "files", "build-probe-guest.sh"), args.cache])
+    libvirt.registerErrorHandler(lambda context, error: None, None)  # the manager reports what matters
     duration = int(args.window + 12)
     saved = read(SYSCTL).strip()
-    conn = libvirt.open("qemu:///system")
     names = {"tuned": "rtv-bench-tuned", "untuned": "rtv-bench-untuned"}
     logs = dict((kind, "/var/log/libvirt/qemu/%s-serial.log" % name) for kind, name in names.items())
     loops = []
+    ratio = None
     try:
         write(SYSCTL, "-1")
         for kind, name in names.items():
             if os.path.exists(logs[kind]):
                 os.unlink(logs[kind])
-            sched = "<vcpusched vcpus='0' scheduler='fifo' priority='1'/>" if kind == "tuned" else ""
-            xml = DOMAIN.format(name=name, cpu=args.cpu, emulator=args.emulator, sched=sched, cache=args.cache,
-                                duration=duration, log=logs[kind])
-            conn.defineXML(xml).create()
+            DomainManager(domain_options(name, args, duration, logs[kind], kind == "tuned")).run()
+        threads = dict((kind, vcpu_thread(name)) for kind, name in names.items())
+        wanted = {"tuned": ("SCHED_FIFO", 1), "untuned": ("SCHED_OTHER", 0)}
+        for kind, (pid, thread) in threads.items():
+            seen = (thread["policy"], thread["priority"])
+            print("%-8s vCPU thread %d: %s priority %d" % (kind, thread["tid"], seen[0], seen[1]))
+            if seen != wanted[kind]:
+                print("the %s domain's vCPU thread runs %s priority %d, not %s priority %d: nothing to compare"
+                      % (kind, seen[0], seen[1], wanted[kind][0], wanted[kind][1]))
+                return 1
         for dummy in range(2):
             loops.append(subprocess.Popen(["taskset", "-c", args.cpu, sys.executable, "-c", "while True: pass"]))
         time.sleep(4)  # boot
-        threads = dict((kind, vcpu_tid(name)) for kind, name in names.items())
-        before = dict((kind, schedstat(*ids)) for kind, ids in threads.items())
-        time.sleep(args.window)
-        after = dict((kind, schedstat(*ids)) for kind, ids in threads.items())
-        for proc in loops:
-            proc.kill()
-        per_slice = {}
-        for kind in names:
-            wait = after[kind][0] - before[kind][0]
-            slices = max(1, after[kind][1] - before[kind][1])
-            per_slice[kind] = wait / float(slices)
-            print("%-8s vCPU thread: waited %8.1f ms in %6d slices = %8.3f ms per slice"
-                  % (kind, wait / 1e6, slices, per_slice[kind] / 1e6))
-        ratio = per_slice["tuned"] / per_slice["untuned"] if per_slice["untuned"] else float("inf")
+        ratio = measure(names, threads, args.window)
+        for loop in loops:
+            loop.kill()
         print("ratio tuned/untuned run-queue wait per slice: %.4f (1/%.0f; target <= 1/20: %s)"
-              % (ratio, 1 / ratio if ratio else float("inf"), "met" if ratio <= 0.05 else "NOT met"))
+              % (ratio, 1 / ratio if ratio else float("inf"), "met" if ratio <= TARGET else "NOT met"))
+        conn = libvirt.open("qemu:///system")
         deadline = time.time() + duration + 30
         while time.time() < deadline and any(conn.lookupByName(n).isActive() for n in names.values()):
             time.sleep(1)
+        conn.close()
         for kind in names:
             parsed = parse_cyclictest(read(logs[kind]) if os.path.exists(logs[kind]) else "")
             print("%-8s guest cyclictest: max %s us, avg %s us, min %s us%s" % (
                 kind, parsed["max_us"], parsed["avg_us"], parsed["min_us"],
                 " (%s)" % parsed["error"] if parsed["error"] else ""))
     finally:
-        for proc in loops:
-            if proc.poll() is None:
-                proc.kill()
+        for loop in loops:
+            if loop.poll() is None:
+                loop.kill()
         for name in names.values():
-            try:
-                dom = conn.lookupByName(name)
-                if dom.isActive():
-                    dom.destroy()
-                dom.undefine()
-            except libvirt.libvirtError:
-                pass
+            DomainManager({"name": name, "state": "absent"}).run()
         for log in logs.values():
             if os.path.exists(log):
                 os.unlink(log)
         write(SYSCTL, saved)
-        conn.close()
+    return 0 if ratio is not None and ratio <= TARGET else 1
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -33,7 +33,9 @@ import shutil
 import subprocess
 import sys
 
-SYSCTLS = ("kernel/sched_rt_runtime_us", "kernel/sched_rt_period_us", "vm/nr_hugepages", "vm/nr_overcommit_hugepages")
+# Every sysctl a role or a test writes; restore puts each one back.
+SYSCTLS = ("kernel/sched_rt_runtime_us", "kernel/sched_rt_period_us", "vm/nr_hugepages", "vm/nr_overcommit_hugepages",
+           "vm/nr_hugepages_mempolicy")
 FILES = (
     "/etc/sysctl.d/60-realtime-virt.conf",
     "/etc/default/grub.d/60-realtime-virt.cfg",
@@ -105,14 +107,27 @@ def snapshot():
             stat = os.stat(path)
             files[path] = {"sha256": hashlib.sha256(data).hexdigest(), "mode": oct(stat.st_mode & 0o7777),
                            "uid": stat.st_uid, "gid": stat.st_gid}
-    mounts = sorted(line.split()[1] + " " + line.split()[3] for line in (_read("/proc/mounts") or "").splitlines()
-                    if line.split()[2:3] == ["hugetlbfs"])
     return {"sysctl": dict((key, _read("/proc/sys/" + key)) for key in SYSCTLS), "hugepage_pools": _pools(),
-            "hugetlbfs_mounts": mounts, "files": files, "domains": domains()}
+            "hugetlbfs_mounts": sorted("%s %s" % pair for pair in _hugetlbfs_mounts()), "files": files,
+            "domains": domains()}
+
+
+def _hugetlbfs_mounts():
+    """``(path, options)`` of every hugetlbfs mount, as /proc/mounts lists them."""
+    mounts = []
+    for line in (_read("/proc/mounts") or "").splitlines():
+        fields = line.split()
+        if fields[2:3] == ["hugetlbfs"]:
+            mounts.append((fields[1], fields[3]))
+    return mounts
 
 
 def compare(before, after):
     lines = []
+    for name, snap in (("first", before), ("second", after)):
+        if "error" in (snap.get("domains") or {}):
+            # libvirt down is never "the same": the domains could not be compared at all
+            lines.append("domains: libvirt did not answer when the %s snapshot was taken" % name)
     for section in sorted(set(before) | set(after)):
         old, new = before.get(section), after.get(section)
         if isinstance(old, dict) and isinstance(new, dict):
@@ -131,7 +146,8 @@ def _short(value):
 
 def save(directory):
     os.makedirs(directory, exist_ok=True)
-    saved = {"files": {}, "sysctl": {}, "pools": _pools(), "domains": sorted(domains())}
+    saved = {"files": {}, "sysctl": {}, "pools": _pools(), "domains": sorted(domains()),
+             "mounts": _hugetlbfs_mounts()}
     for index, path in enumerate(_paths()):
         if os.path.isfile(path):
             copy = os.path.join(directory, "file-%d" % index)
@@ -168,12 +184,29 @@ def restore(directory):
         if name != "error" and not (foreign and re.search(foreign, name)):
             _virsh("destroy", name)
             _virsh("undefine", "--nvram", name)
-    for key in ("kernel/sched_rt_runtime_us",):
-        _write("/proc/sys/" + key, saved["sysctl"][key])
+    for key in SYSCTLS:
+        if key.startswith("vm/nr_hugepages"):
+            continue  # the pools below hold the same numbers per node and size
+        if saved["sysctl"].get(key) is not None and _read("/proc/sys/" + key) != saved["sysctl"][key]:
+            _write("/proc/sys/" + key, saved["sysctl"][key])
+    _restore_mounts(saved.get("mounts", []))
     # per-node pools first, then the global ones (the global file sums the nodes)
     for path, value in sorted(saved["pools"].items(), key=lambda item: "/node/" not in item[0]):
         if value is not None and _read(path) != value:
             _write(path, value)
+
+
+def _restore_mounts(saved):
+    """Unmount hugetlbfs mounts a test added, mount again those it removed."""
+    wanted = [tuple(item) for item in saved]
+    now = _hugetlbfs_mounts()
+    for path, options in now:
+        if (path, options) not in wanted:
+            subprocess.run(["umount", path], check=False)
+    for path, options in wanted:
+        if (path, options) not in now:
+            os.makedirs(path, exist_ok=True)
+            subprocess.run(["mount", "-t", "hugetlbfs", "-o", options, "hugetlbfs", path], check=False)
 
 
 def reset():

@@ -22,3 +22,25 @@ if os.path.isdir(_COLLECTIONS) and _COLLECTIONS not in sys.path:
     sys.path.insert(0, _COLLECTIONS)
 if FIXTURES not in sys.path:
     sys.path.insert(0, FIXTURES)
+
+# A skipped test proves nothing: on the machines make test runs on, every
+# test must run. REALTIME_VIRT_ALLOW_SKIPS=1 lets a developer on another
+# machine (no libvirt-python, say) run what can run.
+_SKIPPED = []
+
+
+def pytest_runtest_logreport(report):
+    if report.skipped and not hasattr(report, "wasxfail"):
+        _SKIPPED.append(report.nodeid)
+
+
+def pytest_terminal_summary(terminalreporter):
+    if _SKIPPED:
+        terminalreporter.write_line("units: %d test(s) skipped, which make test does not allow:" % len(_SKIPPED))
+        for nodeid in _SKIPPED:
+            terminalreporter.write_line("  skipped: %s" % nodeid)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if _SKIPPED and exitstatus == 0 and os.environ.get("REALTIME_VIRT_ALLOW_SKIPS") != "1":
+        session.exitstatus = 1
