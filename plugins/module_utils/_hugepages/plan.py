@@ -15,6 +15,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import copy
+
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
 from ansible_collections.realtime.virt.plugins.module_utils._common.units import page_size_kib, size_label
 
@@ -211,3 +213,27 @@ def _check_memory(rt_node, targets, nodes, option):
             "the host is asked for %s of hugepages but has only %s of memory" % (_mib(wanted_total), _mib(host_total)),
             "lower the counts; nothing was changed",
         )
+
+
+def facts_after(rt_node, plan):
+    """``rt_node`` as it will read once ``plan`` is applied: pools at their targets.
+
+    Pages a pool gains are free; a pool that shrinks loses free pages first.
+    Used to plan what later stages (domain placement) will find, before the
+    hugepages stage has run.
+    """
+    after = copy.deepcopy(rt_node or {})
+    nodes = _nodes(after)
+    for target in plan.get("targets") or []:
+        key = "%dkB" % target["size_kb"]
+        if target["node"] is None:
+            entry = ((after.get("hugepages") or {}).get("sizes") or {}).get(key)
+        else:
+            entry = ((nodes.get(target["node"]) or {}).get("hugepages") or {}).get(key)
+        if not entry:
+            continue
+        total = entry.get("total") or 0
+        free = entry.get("free") or 0
+        entry["total"] = target["count"]
+        entry["free"] = max(0, free + target["count"] - total)
+    return after

@@ -45,7 +45,7 @@ from ansible_collections.realtime.virt.plugins.module_utils._qat import services
 from ansible_collections.realtime.virt.plugins.module_utils._sriov import manager as sriov_state
 from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader
 from ansible_collections.realtime.virt.plugins.modules import hugepages_alloc, qat_services, qat_vf_info
-from ansible_collections.realtime.virt.plugins.modules import libvirt_rt_domain_info, rt_node_facts, sriov_vfs
+from ansible_collections.realtime.virt.plugins.modules import libvirt_rt_domain_info, rt_host_plan, rt_node_facts, sriov_vfs
 
 try:
     import libvirt
@@ -304,9 +304,6 @@ CASES = [
     Case("plan-attach-too-few-vfs", "filter:rt_domain_attach_vfs", {"selection": {"a": []}},
          ["(a).qat_vfs=1", "gave 0 VFs", "Fix:"]),
     Case("plan-vf-free-not-list", "filter:rt_domain_vf_free", {"vfs": "0000:6b:00.1"}, ["vfs='0000:6b:00.1'", "Fix:"]),
-    Case("plan-site-bad-sriov", "filter:rt_site_plan", {"sriov_pfs": "0000:3b:00.0"}, ["sriov_pfs='0000:3b:00.0'", "Fix:"]),
-    Case("plan-site-bad-pages", "filter:rt_site_plan", {"hugepages_pages": [{"size": "3M", "count": 1}]},
-         ["hugepages_pages[0].size='3M'", "Fix:"]),
     Case("validate-domains-not-list", "filter:rt_validate_domain_checks", {"value": {"name": "vm1"}},
          ["libvirt_rt_domain_info", "dict"]),
     Case("validate-threshold-not-number", "filter:rt_validate_latency_check", {"threshold_us": "fast"},
@@ -318,6 +315,12 @@ CASES = [
          ["one target of rt_validate_guest_plan"]),
     Case("validate-guest-check-not-state", "filter:rt_validate_guest_check", {"state": "done"},
          ["a state of rt_validate_guest_state"]),
+    Case("host-plan-missing-pf", "rt_host_plan", {"sriov": {"pfs": [{"pf": "0000:7f:00.0", "count": 2}]}},
+         ["sriov_pfs[0].pf='0000:7f:00.0'", "does not exist", "Fix: check the address", "nothing was changed"]),
+    Case("host-plan-two-stages", "rt_host_plan",
+         {"rt_host": {"isolated_cpus": "0-1"}, "hugepages": {"pages": [{"size": "2M", "count": -1}]}},
+         ["2 problem(s)", "rt_host_isolated_cpus='0-1'", "hugepages_pages[0].count=-1"]),
+    Case("host-plan-reboot-choice", "rt_host_plan", {"rt_host": {"reboot": "sometimes"}}, ["reboot", "never, auto, force"]),
     Case("info-names-type", "libvirt_rt_domain_info", {"names": {"vm1": True}}, ["names", "list"]),
     Case("info-unknown-option", "libvirt_rt_domain_info", {"uir": "qemu:///system"}, ["uir", "Supported parameters"]),
 ]
@@ -414,6 +417,14 @@ class Harness(object):
     def qat_vf_info(self, args):
         return self._run(qat_vf_info.main, args)
 
+    def rt_host_plan(self, args):
+        root = rt_node_trees.build_shape(str(self.tmp / "host"), "test_host")
+        before = _tree_digest(root)
+        result, failed = self._run(rt_host_plan.main, _merge({"root": root}, args))
+        if _tree_digest(root) != before:
+            self.touched.append("host tree")
+        return result, failed
+
     def libvirt_rt_domain_info(self, args):
         opened = []
         if libvirt is not None:
@@ -452,8 +463,6 @@ class Harness(object):
             "rt_domain_placement": lambda: FILTERS[name](facts, args["domains"], allow_unisolated=True),
             "rt_domain_attach_vfs": lambda: FILTERS[name](placed(), args["selection"]),
             "rt_domain_vf_free": lambda: FILTERS[name](args["vfs"]),
-            "rt_site_plan": lambda: FILTERS[name](facts, hugepages_pages=args.get("hugepages_pages"),
-                                                  sriov_pfs=args.get("sriov_pfs")),
             "rt_validate_domain_checks": lambda: FILTERS[name](args["value"]),
             "rt_validate_latency_check": lambda: FILTERS[name]({"max_us": 10}, "host", threshold_us=args["threshold_us"]),
             "rt_validate_report": lambda: FILTERS[name](args["value"], "host"),
