@@ -271,7 +271,7 @@ def _task_line(task):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
     parser.add_argument("--roles", default=os.path.join(TOP, "roles"))
     parser.add_argument("--records", default=os.environ.get("REALTIME_VIRT_COVERAGE_DIR")
                         or os.path.join(TOP, "tests", "output", "coverage"))
