@@ -12,15 +12,30 @@ export PATH := $(CURDIR)/$(BIN):$(PATH)
 export ANSIBLE_COLLECTIONS_PATH := $(CURDIR)/$(COLLECTIONS)
 export ANSIBLE_CONFIG := $(CURDIR)/ansible.cfg
 export PYTHONPATH := $(CURDIR)/$(COLLECTIONS)
+# Role-task coverage (docs/testing.md): every ansible-playbook a target runs
+# records the role tasks it ran into REALTIME_VIRT_COVERAGE_DIR (set it empty
+# to record nothing). The callback is added to the callback directories and
+# enabled callbacks the environment already names, not put in their place.
+comma := ,
+COVERAGE_CALLBACKS := $(CURDIR)/tests/coverage/callback_plugins
+COVERAGE_CALLBACK := realtime_virt_coverage
+export REALTIME_VIRT_COVERAGE_DIR ?= $(CURDIR)/tests/output/coverage
+ifeq ($(filter $(COVERAGE_CALLBACKS),$(subst :, ,$(ANSIBLE_CALLBACK_PLUGINS))),)
+export ANSIBLE_CALLBACK_PLUGINS := $(if $(ANSIBLE_CALLBACK_PLUGINS),$(ANSIBLE_CALLBACK_PLUGINS):)$(COVERAGE_CALLBACKS)
+endif
+ifeq ($(filter $(COVERAGE_CALLBACK),$(subst $(comma), ,$(ANSIBLE_CALLBACKS_ENABLED))),)
+export ANSIBLE_CALLBACKS_ENABLED := $(if $(ANSIBLE_CALLBACKS_ENABLED),$(ANSIBLE_CALLBACKS_ENABLED)$(comma))$(COVERAGE_CALLBACK)
+endif
 
-.PHONY: help setup host venv collection services demo demo-clean test lint imports sanity units integration molecule lab build-check bench changelog clean
+.PHONY: help setup host venv collection services demo demo-clean test lint imports sanity units integration molecule lab build-check bench changelog clean coverage coverage-clean
 
 help:
 	@echo "make demo         set up this machine, then run playbooks/site.yml on localhost"
 	@echo "make test         set up, then lint, sanity, unit, build, integration and molecule tests (lab VM included)"
 	@echo "make lab          set up, then only the lab scenario (a booted Debian VM: reboot, 1G pages, SR-IOV)"
 	@echo "make demo-clean   remove the domain make demo left running"
-	@echo "make units | integration | molecule | lint | imports | sanity | build-check | bench | changelog"
+	@echo "make coverage     which role tasks the tests recorded since coverage-clean ran (make test does both)"
+	@echo "make units | integration | molecule | lint | imports | sanity | build-check | bench | changelog | coverage-clean"
 
 setup: host venv collection services
 
@@ -56,7 +71,8 @@ demo-clean: services
 	  virsh -c qemu:///system undefine rtv-demo >/dev/null; \
 	fi
 
-test: setup demo-clean lint imports sanity units build-check integration molecule
+# coverage-clean first and coverage last: the figure covers this run only.
+test: coverage-clean setup demo-clean lint imports sanity units build-check integration molecule coverage
 	@echo "make test: every stage passed"
 
 lint: venv collection
@@ -83,6 +99,12 @@ molecule: setup
 
 lab: setup
 	scripts/molecule.sh lab
+
+coverage-clean:
+	@if [ -n "$(REALTIME_VIRT_COVERAGE_DIR)" ]; then rm -f "$(REALTIME_VIRT_COVERAGE_DIR)"/*.jsonl; fi
+
+coverage: venv
+	$(BIN)/python tests/coverage/role_tasks.py
 
 bench: setup
 	@for bench in tests/bench/bench_*.py; do echo "=== $$bench"; $(BIN)/python "$$bench" || exit 1; done

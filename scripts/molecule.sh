@@ -10,6 +10,10 @@ cd "$top" || exit 2
 export PATH="$top/.venv/bin:$PATH"
 export ANSIBLE_COLLECTIONS_PATH="$top/.cache/collections"
 export ANSIBLE_CONFIG="$top/ansible.cfg"
+# Every ansible-playbook molecule starts records the role tasks it ran
+# (tests/coverage, docs/testing.md); molecule passes the environment on.
+recording=$(python3 "$top/tests/coverage/recording.py" --shell) || exit 2
+eval "$recording"
 
 if [ "$#" -gt 0 ]; then
     scenarios=("$@")

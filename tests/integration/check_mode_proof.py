@@ -35,8 +35,10 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "coverage"))
 
 import host_state  # noqa: E402  pylint: disable=wrong-import-position
+import recording  # noqa: E402  pylint: disable=wrong-import-position
 
 RECAP = re.compile(r"^(\S+)\s*:\s*ok=(\d+)\s+changed=(\d+)\s+unreachable=(\d+)\s+failed=(\d+)")
 TASK = re.compile(r"^(TASK|RUNNING HANDLER) \[(.*)\] \**$")
@@ -44,7 +46,8 @@ TASK = re.compile(r"^(TASK|RUNNING HANDLER) \[(.*)\] \**$")
 
 def run_playbook(playbook, inventory, check):
     command = ["ansible-playbook", "-i", inventory, playbook] + (["--check"] if check else [])
-    env = dict(os.environ, ANSIBLE_NOCOLOR="1", ANSIBLE_FORCE_COLOR="0", ANSIBLE_STDOUT_CALLBACK="ansible.builtin.default",
+    # recording_environ: the runs record the role tasks they ran (tests/coverage).
+    env = dict(recording.recording_environ(os.environ), ANSIBLE_NOCOLOR="1", ANSIBLE_FORCE_COLOR="0", ANSIBLE_STDOUT_CALLBACK="ansible.builtin.default",
                ANSIBLE_CALLBACK_RESULT_FORMAT="yaml")
     start = time.time()
     proc = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True, env=env,

@@ -6,6 +6,10 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 cd "$top" || exit 1
+# Every ansible-playbook of the targets (and the ones they start) records the
+# role tasks it ran (tests/coverage, docs/testing.md).
+recording=$(python3 "$top/tests/coverage/recording.py" --shell) || exit 1
+eval "$recording"
 targets=("$@")
 if [ "${#targets[@]}" -eq 0 ]; then
   for dir in "$here"/targets/*/; do
