@@ -505,7 +505,7 @@ def reboot(where, modules_load):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", maxsplit=1)[0])
     sub = parser.add_subparsers(dest="action", required=True)
     one = sub.add_parser("start")
     one.add_argument("dir")
