@@ -9,6 +9,8 @@ PACKAGES=(
   # the lab VM's image build (udev: grub-install asks udevadm where a loop
   # device's partition starts, and fails without it)
   debootstrap fdisk grub-pc-bin grub2-common udev e2fsprogs mount openssh-client iproute2
+  # the fake QAT host of tests/integration (mfusepy loads libfuse.so.2)
+  libfuse2
 )
 missing=()
 for pkg in "${PACKAGES[@]}"; do
