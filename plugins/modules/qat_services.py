@@ -22,7 +22,9 @@ description:
     and reads both files back. A device that refuses the services, or does not come back
     V(up), fails the task with the writes done so far; after a refused write the module
     brings the device back up.
-  - Taking the device down stops its VFs from serving; do it while no VM uses them.
+  - Taking the device down removes every VF of the PF (the driver disables SR-IOV), so do it
+    while no VM uses them, and create the VFs again afterwards; RV(vfs_removed) says how many went
+    away, and a warning names the PF.
   - Bad values (an address that is not one, an unknown service, a repeated one, more than
     two, C(dcc) with another) fail before anything is read or written.
 author:
@@ -118,6 +120,15 @@ actions:
     - "take 0000:6b:00.0 down: write 'down' to /sys/bus/pci/devices/0000:6b:00.0/qat/state"
     - "set the services of 0000:6b:00.0: write 'sym;asym' to /sys/bus/pci/devices/0000:6b:00.0/qat/cfg_services"
     - "bring 0000:6b:00.0 up: write 'up' to /sys/bus/pci/devices/0000:6b:00.0/qat/state"
+vfs_removed:
+  description:
+    - How many VFs the services change took away (in check mode, would take away). The driver disables
+      SR-IOV when the device goes down, so every VF of the PF is gone afterwards; create them again with
+      M(realtime.virt.sriov_vfs) (the qat role does, after the services). V(0) when nothing was changed.
+  type: int
+  returned: success
+  sample: 16
+  version_added: 0.2.0
 """
 
 from ansible.module_utils.basic import AnsibleModule

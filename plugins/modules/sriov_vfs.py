@@ -72,6 +72,15 @@ options:
       - O(state_file) is not placed under it.
     type: path
     default: /
+  vfs_removed:
+    description:
+      - An earlier task of the same run removes this PF's VFs (a QAT 4xxx or 420xx PF loses them when
+        M(realtime.virt.qat_services) changes its services; that module returns RV(realtime.virt.qat_services#module:vfs_removed)).
+      - In check mode, where that task wrote nothing, the VFs are planned as if the PF had none, so
+        C(--check) predicts their creation as the real run makes it. A real run reads the kernel as usual.
+    type: bool
+    default: false
+    version_added: 0.2.0
 notes:
   - The PF's driver must be loaded; without it the kernel cannot change the VF count.
   - Removing VFs that a running VM uses fails with EBUSY; the message says so.
@@ -212,13 +221,15 @@ def main():
             persist=dict(type="bool", default=True),
             state_file=dict(type="path", default="/etc/realtime-virt/sriov-vfs.conf"),
             root=dict(type="path", default="/"),
+            vfs_removed=dict(type="bool", default=False),
         ),
         supports_check_mode=True,
     )
     params = module.params
     run_manager(module, "sriov_vfs", lambda: SriovVfs(
         pf=params["pf"], count=params["count"], driver=params["driver"], persist=params["persist"],
-        state_file=params["state_file"], root=params["root"], check_mode=module.check_mode))
+        state_file=params["state_file"], root=params["root"], check_mode=module.check_mode,
+        vfs_removed=params["vfs_removed"]))
 
 
 if __name__ == "__main__":

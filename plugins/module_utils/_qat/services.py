@@ -125,6 +125,7 @@ class QatServices(object):
     def run(self):
         state, services = self._load()
         warnings = []
+        vfs_removed = 0
         if same_services(services, self.wanted):
             after_state, after_services = state, services
             if state != "up":
@@ -133,6 +134,15 @@ class QatServices(object):
                     "with 'echo up > %s' once it is configured" % (self.pf, services, state, self.reader.path(
                         _path(self.pf, "state"))))
         else:
+            # The driver disables SR-IOV when the device goes down: every VF goes away.
+            vfs_removed = self.reader.read_int(pci.device_path(self.pf, "sriov_numvfs"), optional=True) or 0
+            if vfs_removed and state != "down":
+                warnings.append(
+                    "taking %s down to change its services %s its %d VFs (the driver disables SR-IOV); "
+                    "create them again afterwards (the qat role does, with realtime.virt.sriov_vfs)"
+                    % (self.pf, "would remove" if self.check_mode else "removed", vfs_removed))
+            else:
+                vfs_removed = 0
             self._apply(state)
             if self.check_mode:
                 after_state, after_services = "up", self.wanted
@@ -146,6 +156,7 @@ class QatServices(object):
             "state": after_state,
             "state_before": state,
             "actions": list(self.actions),
+            "vfs_removed": vfs_removed,
             "warnings": warnings + list(self.reader.warnings),
             "diff": {
                 "before_header": "%s (qat)" % self.pf,

@@ -98,8 +98,11 @@ class SriovVfs(object):
     """Bring one PF to ``count`` VFs on ``driver``; the module's manager class."""
 
     def __init__(self, pf, count, driver="vfio-pci", persist=True, state_file="/etc/realtime-virt/sriov-vfs.conf",
-                 root="/", check_mode=False, reader=None, writer=None):
+                 root="/", check_mode=False, reader=None, writer=None, vfs_removed=False):
         self.pf, self.count_spec, self.driver = validate(pf, count, driver)
+        # An earlier task of the run removes the VFs (a QAT services change);
+        # check mode, where it wrote nothing, plans from none.
+        self.vfs_removed = bool(vfs_removed)
         self.persist = persist
         self.state_file = state_file
         self.check_mode = check_mode
@@ -233,6 +236,13 @@ class SriovVfs(object):
         if self.check_mode:
             return self._predict(before, count)
         after = read_pf(self.reader, self.pf)
+        if count and len(after["vfs"]) > count and len(after["vfs"]) == before["sriov_totalvfs"]:
+            raise ApplyError(
+                "%s enabled all its %d VFs (%s) when %d was written: its driver enables every VF on any non-zero "
+                "count (as the in-tree QAT drivers do), so this PF takes only 0 or %d. %s"
+                % (self.pf, len(after["vfs"]), ", ".join(vf["pci_address"] for vf in after["vfs"]), count,
+                   before["sriov_totalvfs"], self._done()),
+                "ask for 0 or %d VFs (or 'max') on this PF" % before["sriov_totalvfs"])
         if len(after["vfs"]) != count or after["sriov_numvfs"] != count:
             raise ApplyError(
                 "%s shows %d VFs (sriov_numvfs=%d) after %d was written: the kernel created only part of them. %s"
@@ -242,6 +252,8 @@ class SriovVfs(object):
 
     def run(self):
         before = read_pf(self.reader, self.pf)
+        if self.check_mode and self.vfs_removed:
+            before = dict(before, sriov_numvfs=0, vfs=[])
         count = self._wanted_count(before)
         old_text, new_text, entries, wanted = self._state_files(count)
         after = self._apply_count(before, count)

@@ -81,4 +81,4 @@ def test_documentation_matches_argument_spec():
     assert set(doc["options"]) == {"pf", "services", "root"}
     assert yaml.safe_load(qat_services.EXAMPLES)[0]["realtime.virt.qat_services"]["services"] == "sym;asym"
     assert set(yaml.safe_load(qat_services.RETURN)) == {"pf", "services", "services_before", "state", "state_before",
-                                                        "actions"}
+                                                        "actions", "vfs_removed"}

@@ -65,5 +65,5 @@ def test_bad_pf_fails_naming_option(host):
 def test_documentation_matches_argument_spec():
     doc = yaml.safe_load(sriov_vfs.DOCUMENTATION)
     assert doc["author"] == ["realtime.virt contributors (!UNKNOWN)"]
-    assert set(doc["options"]) == {"pf", "count", "driver", "persist", "state_file", "root"}
+    assert set(doc["options"]) == {"pf", "count", "driver", "persist", "state_file", "root", "vfs_removed"}
     assert doc["options"]["state_file"]["default"] == "/etc/realtime-virt/sriov-vfs.conf"

@@ -10,8 +10,9 @@ kernel that follows the QAT driver where it matters to them:
 * the in-tree drivers enable every VF on any non-zero count
   (adf_enable_sriov() -> pci_enable_sriov(pdev, totalvfs)).
 
-The xfail tests expect what the modules should do and do not yet; each
-reason names the change.
+What the modules do about it: qat_services says how many VFs a services
+change takes away (vfs_removed, predicted in check mode too), and sriov_vfs
+names a driver that enabled every VF on a count it was not given.
 """
 from __future__ import absolute_import, division, print_function
 
@@ -26,11 +27,8 @@ import qat_trees
 from pci_kernel import FakeKernel
 
 from ansible_collections.realtime.virt.plugins.module_utils._qat.gather import gather_qat
-from ansible_collections.realtime.virt.plugins.module_utils._qat.services import (
-    QatServices,
-    QatServicesDeviceError,
-)
-from ansible_collections.realtime.virt.plugins.module_utils._sriov.errors import SriovWriteError
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import ApplyError, HostError
+from ansible_collections.realtime.virt.plugins.module_utils._qat.services import QatServices
 from ansible_collections.realtime.virt.plugins.module_utils._sriov.manager import SriovVfs
 
 PF = "0000:6b:00.0"
@@ -88,7 +86,7 @@ def test_qat_group_exists_only_while_the_pf_driver_is_bound(host):
     assert info.value.errno == errno.ENOENT
     (pf,) = gather_qat(tree.root)[0]["pfs"]
     assert (pf["driver"], pf["state"], pf["cfg_services"]) == (None, None, None)
-    with pytest.raises(QatServicesDeviceError, match="no readable qat/state"):
+    with pytest.raises(HostError, match="no readable qat/state"):
         services(host, "dc")
     # a new probe starts from the device's default services, up
     kernel.write("/sys/bus/pci/drivers/4xxx/bind", PF)
@@ -140,9 +138,6 @@ def test_vfs_then_services_loses_the_vfs(host):
     assert tree.vfs(PF) == []
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "qat_services does not say that taking the PF down removed its VFs: it should read sriov_numvfs before "
-    "going down and return vfs_removed (in check mode too, as a prediction) with a warning naming the PF"))
 @pytest.mark.parametrize("check_mode", [False, True])
 def test_services_change_reports_the_vfs_it_removes(host, check_mode):
     result = services(host, "dc", check_mode=check_mode)
@@ -160,16 +155,25 @@ def test_check_mode_cannot_see_the_vfs_a_services_change_removes(host):
     assert vfs(host, 16)["changed"] is True                      # the real run recreates them
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "sriov_vfs says the kernel 'created only part of' the VFs when the in-tree QAT driver enabled all 16 "
-    "after 4 was written; it should say the driver enabled more than asked (all sriov_totalvfs VFs), that "
-    "such a PF takes only 0 or its sriov_totalvfs, and name the VFs now present"))
 def test_in_tree_qat_driver_enabling_every_vf_is_named(host):
     tree, kernel, state_file = host
     vfs(host, 0)
     kernel.all_vfs.add(PF)
-    with pytest.raises(SriovWriteError) as info:
+    with pytest.raises(ApplyError) as info:
         vfs(host, 4)
     message = str(info.value)
     assert len(tree.vfs(PF)) == 16
     assert "only part" not in message and "16" in message and "0 or 16" in message
+
+
+def test_check_mode_told_of_the_removal_predicts_the_vfs_the_real_run_recreates(host):
+    """The qat role hands vfs_removed from qat_services to sriov_vfs: --check then predicts the real run."""
+    tree, kernel, state_file = host
+    removed = services(host, "dc", check_mode=True)["vfs_removed"]
+    predicted = SriovVfs(PF, 16, state_file=state_file, root=tree.root, check_mode=True, writer=kernel,
+                         vfs_removed=removed > 0).run()
+    assert kernel.log == []
+    assert predicted["changed"] is True and predicted["sriov_numvfs_before"] == 0
+    services(host, "dc")
+    real = vfs(host, 16)
+    assert real["changed"] is True and [vf["driver"] for vf in real["vfs"]] == [vf["driver"] for vf in predicted["vfs"]]
