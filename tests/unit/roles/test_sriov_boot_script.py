@@ -5,8 +5,12 @@ from its template and run with sh against a kernel-shaped PCI tree
 (REALTIME_VIRT_ROOT prefixes /sys).
 
 The tree is plain files, so the kernel's side effects (VFs appearing when
-sriov_numvfs is written, binding on drivers_probe) do not happen; the tests
-assert on what the script writes, in which order it would matter.
+sriov_numvfs is written, binding on drivers_probe) do not happen, and a file
+keeps only its last write. So every write is also recorded, in order: the
+script writes through ``printf '%s' VALUE > FILE``, and a spy printf put in
+front of it logs the file (the shell's redirected fd 1) and the value
+before writing. The qat_fake_kernel integration target runs the same
+script against a fake that reacts like the kernel.
 """
 from __future__ import absolute_import, division, print_function
 
@@ -25,6 +29,14 @@ TOP = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 
 TEMPLATE = os.path.join(TOP, "roles", "sriov", "templates", "realtime-virt-sriov-vfs.sh.j2")
 PF = "0000:6b:00.0"
+SPY = r"""
+printf() {  # test spy: log '<file> <value>' of every write, then write
+    if [ "$1" = '%s' ] && [ "$#" -eq 2 ]; then
+        echo "$(readlink /proc/$$/fd/1) $2" >> "$REALTIME_VIRT_WRITES"
+    fi
+    command printf "$@"
+}
+"""
 
 
 def read(path):
@@ -41,15 +53,26 @@ def boot(tmp_path):
     with open(TEMPLATE) as handle:
         text = jinja2.Template(handle.read(), keep_trailing_newline=True).render(
             ansible_managed="test", sriov_qat_services_file=str(services_file), sriov_state_file=str(state_file))
+    shebang, body = text.split("\n", 1)
+    assert shebang.startswith("#!")
     script = tmp_path / "realtime-virt-sriov-vfs"
-    script.write_text(text)
+    script.write_text(shebang + "\n" + SPY + body)
+    log = tmp_path / "writes.log"
 
     def run(services=None, state=None):
         for path, lines in ((services_file, services), (state_file, state)):
             if lines is not None:
                 path.write_text("# comment\n\n" + "".join(line + "\n" for line in lines))
-        env = dict(os.environ, REALTIME_VIRT_ROOT=tree.root)
-        return subprocess.run(["sh", str(script)], env=env, capture_output=True, text=True, timeout=60, check=False)
+        if log.exists():
+            log.unlink()
+        env = dict(os.environ, REALTIME_VIRT_ROOT=tree.root, REALTIME_VIRT_WRITES=str(log))
+        out = subprocess.run(["sh", str(script)], env=env, capture_output=True, text=True, timeout=60, check=False)
+        out.writes = []
+        if log.exists():
+            for line in log.read_text().splitlines():
+                path, value = line.split(" ", 1)
+                out.writes.append((os.path.relpath(path, tree.sys), value))
+        return out
 
     return tree, run
 
@@ -60,6 +83,8 @@ def test_services_are_written_with_the_device_down_then_up(boot):
     assert out.returncode == 0, out.stdout + out.stderr
     qat = os.path.join(tree.device_dir(PF), "qat")
     assert (read(os.path.join(qat, "cfg_services")), read(os.path.join(qat, "state"))) == ("dc", "up")
+    dev = os.path.relpath(qat, tree.sys)
+    assert out.writes == [(dev + "/state", "down"), (dev + "/cfg_services", "dc"), (dev + "/state", "up")]
 
 
 def test_services_already_set_are_left_alone(boot):
@@ -69,6 +94,7 @@ def test_services_already_set_are_left_alone(boot):
     out = run(services=[PF + " sym;asym"])
     assert out.returncode == 0
     assert os.stat(os.path.join(qat, "state")).st_mtime_ns == before
+    assert out.writes == []
 
 
 def test_existing_vfs_are_bound_by_address(boot):
@@ -90,8 +116,10 @@ def test_a_different_count_is_written(boot):
     tree.set_numvfs(PF, 2)
     out = run(state=[PF + " 8 vfio-pci"])
     assert out.returncode == 0
-    # plain files keep only the last write, so the 0 written first is not visible here
     assert read(os.path.join(tree.device_dir(PF), "sriov_numvfs")) == "8"
+    # the kernel takes a new non-zero count only after 0: both writes, in this order
+    numvfs = os.path.relpath(os.path.join(tree.device_dir(PF), "sriov_numvfs"), tree.sys)
+    assert [value for path, value in out.writes if path == numvfs] == ["0", "8"]
 
 
 def test_missing_state_files_are_not_an_error(boot):
