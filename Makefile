@@ -42,11 +42,11 @@ setup: host venv collection services
 host:
 	@scripts/host-packages.sh
 
-$(BIN)/.installed: requirements.txt
+$(BIN)/.installed: requirements-dev.txt
 	@echo "venv: installing pinned Python dependencies into $(VENV)"
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-	@$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	@$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	@touch $@
 
 venv: host $(BIN)/.installed
