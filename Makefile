@@ -77,6 +77,7 @@ test: coverage-clean setup demo-clean lint imports sanity units build-check inte
 
 lint: venv collection
 	ansible-lint
+	antsibull-changelog lint
 
 # The import rules (.importlinter, docs/architecture.md).
 imports: venv collection
