@@ -24,6 +24,10 @@ NODE_DIR = "/sys/devices/system/node/node%d/hugepages/hugepages-%dkB/nr_hugepage
 GLOBAL_DIR = "/sys/kernel/mm/hugepages/hugepages-%dkB/nr_hugepages"
 # Sizes the kernel can only hand out reliably at boot (contiguous 1G blocks).
 BOOT_ONLY_KB = 1024 * 1024
+# ``hugepages=<node>:<count>,...`` after ``hugepagesz=`` (Linux 5.16, commit
+# b5389086ad7b "hugetlbfs: extend the definition of hugepages parameter to
+# support node allocation"); older kernels take only a total they spread.
+NODE_FORM_SINCE = (5, 16)
 
 
 def size_kb(size, option="hugepages_pages[].size"):
@@ -129,15 +133,44 @@ def _default_size(rt_node, default_size, default_option, sizes):
     return default_kb, True
 
 
-def _boot_args(targets, in_use, default_kb, explicit_default):
-    """Boot arguments: a chosen default size, and the sizes only a boot can give."""
+def kernel_version(rt_node):
+    """``(major, minor)`` of the running kernel's release, or None."""
+    release = (((rt_node or {}).get("kernel") or {}).get("release") or "")
+    parts = release.split(".")
+    try:
+        return int(parts[0]), int("".join(c for c in parts[1] if c.isdigit()) if len(parts) > 1 else 0)
+    except (ValueError, IndexError):
+        return None
+
+
+def _boot_args(rt_node, targets, in_use, default_kb, explicit_default, warnings):
+    """Boot arguments: a chosen default size, and the sizes only a boot can give.
+
+    Pages asked per NUMA node are reserved on those nodes at boot
+    (``hugepages=0:8,1:2``) where the kernel takes that form; an older
+    kernel spreads a total over every node, which a warning says.
+    """
     args = []
     if explicit_default:
         args.append("default_hugepagesz=%s" % size_label(default_kb))
+    version = kernel_version(rt_node)
     for kb in in_use:
-        if kb >= BOOT_ONLY_KB:
-            total = sum(t["count"] for t in targets if t["size_kb"] == kb)
-            args.extend(["hugepagesz=%s" % size_label(kb), "hugepages=%d" % total])
+        if kb < BOOT_ONLY_KB:
+            continue
+        pools = [t for t in targets if t["size_kb"] == kb]
+        total = sum(t["count"] for t in pools)
+        per_node = all(t["node"] is not None for t in pools)
+        if per_node and version is not None and version >= NODE_FORM_SINCE:
+            count = ",".join("%d:%d" % (t["node"], t["count"]) for t in sorted(pools, key=lambda t: t["node"]))
+        else:
+            count = "%d" % total
+            if per_node and len(_nodes(rt_node)) > 1:
+                warnings.append(
+                    "kernel %s takes only a total of %s pages at boot (the per-node form needs Linux %d.%d): "
+                    "hugepages=%d is spread over every NUMA node, not put where hugepages_pages asks"
+                    % (((rt_node or {}).get("kernel") or {}).get("release"), size_label(kb), NODE_FORM_SINCE[0],
+                       NODE_FORM_SINCE[1], total))
+        args.extend(["hugepagesz=%s" % size_label(kb), "hugepages=%s" % count])
     return args
 
 
@@ -173,14 +206,17 @@ def hugepage_plan(rt_node, pages, default_size=None, option="hugepages_pages", d
     _check_memory(rt_node, targets, nodes, option)
     default_kb, explicit_default = _default_size(rt_node, default_size, default_option, sizes)
     in_use = sorted(set(t["size_kb"] for t in targets if t["count"] > 0))
+    warnings = []
+    kernel_args = _boot_args(rt_node, targets, in_use, default_kb, explicit_default, warnings)
     return {
         "targets": sorted(targets, key=lambda t: (t["size_kb"], -1 if t["node"] is None else t["node"])),
         "changed": any(t["changed"] for t in targets),
         "default_size_kb": default_kb,
         "default_size": size_label(default_kb) if default_kb else None,
-        "kernel_args": _boot_args(targets, in_use, default_kb, explicit_default),
+        "kernel_args": kernel_args,
         "sizes_in_use": [size_label(kb) for kb in in_use],
         "mounts": _mounts(in_use, default_kb),
+        "warnings": warnings,
     }
 
 

@@ -195,7 +195,8 @@ def plan_host(facts, stages, qat=None, reader=None, defined=None, inventory=None
         "housekeeping_cpuset": cpus["housekeeping_cpuset"] if cpus else None,
         "domains": [dict((key, dom[key]) for key in ("name", "placement", "numa_node", "cpuset", "emulator_cpuset"))
                     for dom in (placement or {}).get("domains") or []],
-        "warnings": list((placement or {}).get("warnings") or []) + list((cpus or {}).get("warnings") or []),
+        "warnings": list((placement or {}).get("warnings") or []) + list((cpus or {}).get("warnings") or [])
+        + list((hugepages or {}).get("warnings") or []),
     }
     return plan, problems.messages
 

@@ -52,7 +52,9 @@ def test_two_socket_plan(hosts):
     ]
     assert plan["changed"] is True
     assert plan["targets"][1]["path"] == "/sys/devices/system/node/node1/hugepages/hugepages-2048kB/nr_hugepages"
-    assert plan["kernel_args"] == ["hugepagesz=1G", "hugepages=16"]
+    # Linux 6.1 reserves boot pages per node: 8 on node 0 and 8 on node 1, not 16 spread
+    assert plan["kernel_args"] == ["hugepagesz=1G", "hugepages=0:8,1:8"]
+    assert plan["warnings"] == []
     # Its default size is 1G: that is /dev/hugepages, 2M gets its own mount.
     assert plan["default_size"] == "1G"
     assert [(m["path"], m["opts"]) for m in plan["mounts"]] == [
@@ -73,7 +75,7 @@ def test_big_512_every_node(hosts):
     pages = [{"size": "1G", "count": 16, "node": node} for node in range(8)]
     plan = hugepage_plan(hosts["big_512"], pages)
     assert plan["changed"] is False
-    assert plan["kernel_args"] == ["hugepagesz=1G", "hugepages=128"]
+    assert plan["kernel_args"] == ["hugepagesz=1G", "hugepages=0:16,1:16,2:16,3:16,4:16,5:16,6:16,7:16"]
 
 
 def test_zero_count_not_in_use(hosts):
@@ -126,3 +128,24 @@ def test_no_sizes():
     with pytest.raises(OptionError) as info:
         hugepage_plan({"hugepages": {"sizes": {}}}, [{"size": "2M", "count": 1}])
     assert "no hugepage size" in str(info.value)
+
+
+@pytest.mark.parametrize("release, pages, args, warned", [
+    # per-node form where the kernel takes it: only node 0 gets pages
+    ("6.1.0-28-amd64", [{"size": "1G", "count": 8, "node": 0}], ["hugepagesz=1G", "hugepages=0:8"], False),
+    ("5.16.0", [{"size": "1G", "count": 2, "node": 1}, {"size": "1G", "count": 1, "node": 0}],
+     ["hugepagesz=1G", "hugepages=0:1,1:2"], False),
+    # older kernels take a total and spread it: said in a warning
+    ("5.15.0-91-generic", [{"size": "1G", "count": 8, "node": 0}], ["hugepagesz=1G", "hugepages=8"], True),
+    ("4.18.0-513.el8.x86_64", [{"size": "1G", "count": 8, "node": 0}], ["hugepagesz=1G", "hugepages=8"], True),
+    # pages without a node are a total on every kernel, nothing to warn about
+    ("6.1.0-28-amd64", [{"size": "1G", "count": 4}], ["hugepagesz=1G", "hugepages=4"], False),
+    ("", [{"size": "1G", "count": 4, "node": 0}], ["hugepagesz=1G", "hugepages=4"], True),
+])
+def test_boot_pages_per_node(hosts, release, pages, args, warned):
+    facts = dict(hosts["two_socket_smt"], kernel=dict(hosts["two_socket_smt"]["kernel"], release=release))
+    plan = hugepage_plan(facts, pages)
+    assert plan["kernel_args"] == args
+    assert bool(plan["warnings"]) is warned
+    if warned:
+        assert "spread over every NUMA node" in plan["warnings"][0]

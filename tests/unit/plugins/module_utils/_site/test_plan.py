@@ -55,13 +55,13 @@ def test_a_valid_host_plan_hands_rt_host_every_stage(hosts):
          "hugepages": {"pages": [{"size": "1G", "count": 4, "node": 0}, {"size": "2M", "count": 64, "node": 1}]}},
         qat=QAT_C62X)
     assert problems == []
-    assert result["hugepages_kernel_args"] == ["hugepagesz=1G", "hugepages=4"]
+    assert result["hugepages_kernel_args"] == ["hugepagesz=1G", "hugepages=0:4"]
     assert result["kernel_args_extra"] == ["nmi_watchdog=0", "iommu=pt", "intel_iommu=on", "vfio-pci.disable_denylist=1"]
     assert result["iommu"] is False
     assert result["isolated_cpuset"] == "2-15,18-31"
     assert result["kernel_args"][:5] == ["isolcpus=managed_irq,domain,2-15,18-31", "nohz=on", "nohz_full=2-15,18-31",
                                          "rcu_nocbs=2-15,18-31", "irqaffinity=0-1,16-17"]
-    assert result["kernel_args"][-6:] == ["hugepagesz=1G", "hugepages=4", "nmi_watchdog=0", "iommu=pt", "intel_iommu=on",
+    assert result["kernel_args"][-6:] == ["hugepagesz=1G", "hugepages=0:4", "nmi_watchdog=0", "iommu=pt", "intel_iommu=on",
                                           "vfio-pci.disable_denylist=1"]
 
 
