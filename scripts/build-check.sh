@@ -56,8 +56,10 @@ for stage in "Plan every stage before the first change" "Host tuning" "Validate 
     || { echo "build-check: --list-tasks of realtime.virt.site lacks '$stage': $tasks" >&2; exit 1; }
 done
 hosts=$(ansible-playbook -i "$work/inventory.yml" realtime.virt.site --list-hosts)
-echo "$hosts" | grep -q "hosts (2)" && ! echo "$hosts" | grep -q guest-01 \
-  || { echo "build-check: realtime.virt.site does not target exactly the inventory's rt_hosts: $hosts" >&2; exit 1; }
+if ! echo "$hosts" | grep -q "hosts (2)" || echo "$hosts" | grep -q guest-01; then
+  echo "build-check: realtime.virt.site does not target exactly the inventory's rt_hosts: $hosts" >&2
+  exit 1
+fi
 
 # An execution environment: what ansible-builder would install for the
 # installed collection (meta/execution-environment.yml), and a build context.

@@ -46,7 +46,19 @@ attributes:
 """
 
     # Read-only modules that return ansible_facts.
-    FACTS = INFO + r"""
+    FACTS = r"""
+options: {}
+attributes:
+  check_mode:
+    description: Can run in check_mode and return changed status prediction without modifying target.
+    support: full
+    details:
+      - This module only reads the host, so check mode returns the same result as a normal run.
+  diff_mode:
+    description: Will return details on what has changed (or possibly needs changing in check_mode), when in diff mode.
+    support: N/A
+    details:
+      - This module never changes anything, so there is nothing to diff.
   facts:
     description: Action returns an C(ansible_facts) dictionary that will update existing host facts.
     support: full

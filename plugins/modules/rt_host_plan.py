@@ -232,7 +232,10 @@ problems:
   returned: always
   type: list
   elements: str
-  sample: ["sriov_pfs[0].pf='0000:3b:00.0': PCI device 0000:3b:00.0 does not exist on this host (no /sys/bus/pci/devices/0000:3b:00.0). Fix: check the address with 'lspci -D'"]
+  sample:
+    - >-
+      sriov_pfs[0].pf='0000:3b:00.0': PCI device 0000:3b:00.0 does not exist on this host
+      (no /sys/bus/pci/devices/0000:3b:00.0). Fix: check the address with 'lspci -D'
 """
 
 from ansible.module_utils.basic import AnsibleModule
@@ -304,8 +307,8 @@ def main():
         module.fail_json(msg="rt_host_plan: %s" % error)
     for warning in warnings + qat_warnings:
         module.warn(warning)
-    stages = dict((name, module.params[name]) for name in ("rt_host", "hugepages", "qat", "sriov", "rt_domain",
-                                                            "rt_validate"))
+    names = ("rt_host", "hugepages", "qat", "sriov", "rt_domain", "rt_validate")
+    stages = dict((name, module.params[name]) for name in names)
     plan, problems = plan_host(facts, stages, qat=qat, reader=HostReader(root), defined=defined_domains(module),
                                inventory=module.params["inventory"])
     if problems:
