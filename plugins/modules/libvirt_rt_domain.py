@@ -17,14 +17,16 @@ description:
     work (pinned vCPUs, an isolated emulator thread, FIFO/RR vCPU
     scheduling, hugepage backing, locked memory, no PMU, NUMA placement,
     virtio-rng, PCI passthrough).
-  - The domain XML is rendered from the options, or the managed elements are
-    merged into O(base_xml). It is compared with libvirt's current
-    B(inactive) definition element by element, only for the elements this
-    module manages; values libvirt fills in by default are not differences.
-    The domain is defined only on a real difference, with libvirt's
-    validation flag, keeping its UUID and MAC addresses.
+  - The domain XML is rendered from the options, or the elements the options
+    own are merged into O(base_xml) child by child, keeping every other
+    element and attribute of the base. It is compared with libvirt's current
+    B(inactive) definition element by element; values libvirt fills in by
+    default are not differences. The domain is defined only on a real
+    difference, with libvirt's validation flag, keeping its UUID and MAC
+    addresses.
   - Check mode changes nothing and predicts C(changed) exactly; diff mode
-    returns the XML before and after.
+    shows libvirt's inactive XML before and the same XML with the change
+    applied after, so only the lines that change differ.
   - Options are checked against the host (online CPUs, hugepage sizes, NUMA
     nodes, RNG devices) before anything is touched when O(uri) is local.
 author:
@@ -343,10 +345,18 @@ options:
     type: path
   base_xml:
     description:
-      - Existing domain XML. Only the managed elements (C(vcpu), C(memory),
-        C(cputune), C(memoryBacking), C(numatune), C(cpu), C(pmu), C(rng),
-        the module's C(hostdev), and boot, disks, interfaces, serial when
-        given) are merged into it; everything else is kept.
+      - Existing domain XML to merge into. Inside each parent it shares with the
+        module (C(cputune), C(memoryBacking), C(numatune), C(os), C(features),
+        C(cpu), C(devices)), an option replaces only its own children, for example
+        the C(vcpupin) of each vCPU in O(cpu.pinning), the C(vcpusched) of each
+        real-time vCPU, C(pmu) and C(memballoon) with O(realtime), every C(rng)
+        with O(rng), the C(hostdev) of each address in O(hostdevs).
+      - Every other element and attribute of the base is kept as written (C(shares),
+        C(period), C(quota), C(iothreadpin), C(iothreadsched), CPU models and other
+        features, NUMA cells, devices the options do not name...). Where an option
+        and a child of the base conflict, the option wins and the diff header names
+        the child. The collection's C(docs/libvirt_rt_domain.md) lists every element
+        each option owns.
     type: str
   restart:
     description:
@@ -491,16 +501,26 @@ differences:
   elements: str
   sample: ["domain/cputune/vcpusched: attribute priority is '1', wanted '2'"]
 diff:
-  description: Inactive XML before and after.
+  description:
+    - Inactive XML before and after, in one form, so that an element the task
+      does not change is the same line in both. The same in check mode and in
+      the real run.
   returned: when diff mode is on
   type: dict
   contains:
     before:
-      description: XML before the task (empty when the domain did not exist).
+      description: libvirt's inactive XML before the task (empty when the domain did not exist).
       type: str
     after:
-      description: XML after the task (empty when removed).
+      description:
+        - The same XML with the task's change applied, in libvirt's form (empty
+          when removed; the rendered domain when it did not exist).
       type: str
+    after_header:
+      description: The children and attributes of O(base_xml) that the options replaced.
+      returned: when O(base_xml) has some
+      type: str
+      sample: "options replace in base_xml: cputune <vcpusched scheduler='idle' vcpus='0-3'>"
 vcpu_threads:
   description:
     - For a running domain on a local URI, the vCPU threads of its qemu

@@ -7,7 +7,9 @@
 spec      module options + host facts -> a checked plan of the domain (pure)
 rng       virtio-rng profiles and their resolution (pure)
 render    plan -> domain XML with lxml, merging into base_xml (pure)
+merge     child-by-child merge into the base's parents, libvirt's element order (pure)
 compare   element-by-element comparison with libvirt's XML (pure)
+diff      the --diff: libvirt's XML before, the same with the change applied after (pure)
 manager   the manager class of libvirt_rt_domain: the only writer to libvirt
 observe   what libvirt holds and the kernel does for each domain (read only)
 errors    LibvirtCallError, libvirt's refusal of an operation

@@ -19,6 +19,7 @@ import re
 from ansible_collections.realtime.virt.plugins.module_utils._kernel import proc
 from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.compare import differences
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.diff import domain_diff
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.errors import LibvirtCallError
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import (
     device_kinds, fill_identity, parse_xml, render, to_text)
@@ -209,7 +210,7 @@ class DomainManager(object):
             "pending_restart": bool(restart_due and not restart),
             "differences": diffs if need_define else ["live domain: %s" % d for d in live_diffs],
             "state": "running" if active else "shut off",
-            "diff": {"before": before or "", "after": xml or ""},
+            "diff": domain_diff(current, wanted, kinds, need_define, self.params.get("base_xml")),
         }
         if active and dom is not None and not (self.check_mode and (need_start or restart)):
             result["vcpu_threads"] = self._vcpu_threads()

@@ -5,23 +5,32 @@
 """Plan -> libvirt domain XML (lxml), pure.
 
 Without ``base_xml`` the whole domain is drawn from the plan.  With it, a
-copy of the base is taken and only the managed elements (``<vcpu>``,
-``<memory>``, ``<cputune>``, ``<memoryBacking>``, ``<numatune>``,
-``<cpu>``, ``<pmu>``, ``<rng>``, the module's ``<hostdev>``, the real-time
-``<memballoon>`` and, when given, boot/disks/interfaces/serial) are
-replaced; everything else in the base is kept as it is.
+copy of the base is taken and the module's elements are merged into it
+child by child (merge.py): inside every parent the base shares with the
+module (``<cputune>``, ``<memoryBacking>``, ``<numatune>``, ``<os>``,
+``<features>``, ``<cpu>``, ``<devices>``, the ``<domain>`` itself) the
+module's children replace only the user's children they conflict with
+(the ``<vcpupin>`` of a vCPU the options pin, a ``<vcpusched>`` over a
+real-time vCPU, a ``<feature>`` of the same name...); every other child
+and attribute stays as the user wrote it.  docs/libvirt_rt_domain.md
+lists what the module owns.
 
 Values are written the way libvirt stores them (memory in KiB, cpusets in
 their shortest form) so libvirt has little to normalise, but the
-comparison in _compare never relies on that.
+comparison in compare.py never relies on that.
 """
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import copy
+
 from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import format_cpuset
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
+from ansible_collections.realtime.virt.plugins.module_utils._common.units import to_kib
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.merge import (
+    ids, merge_children, sort_children, without_ids)
 
 try:
     from lxml import etree
@@ -32,11 +41,14 @@ except ImportError:  # pragma: no cover - reported by the module through missing
 # must not be in the domain.
 OWNED_TOP = ("vcpu", "memory", "cputune", "memoryBacking", "numatune", "cpu")
 
-# Children that the module owns inside a container: any of these in
-# libvirt's XML that the plan does not want is a difference.  Children not
-# listed (addresses, aliases, libvirt's defaults) are never differences.
+# Children the module writes inside a container.  The wanted domain lists
+# every child of these kinds (the module's and, with base_xml, the user's
+# it keeps), so one in libvirt's XML that the wanted domain lacks is a
+# difference and removing an option is seen.  Children not listed
+# (addresses, aliases, libvirt's defaults, the user's <shares> or
+# <iothreadpin>) are never differences by their mere presence.
 OWNED_CHILDREN = {
-    "cputune": ("vcpupin", "emulatorpin", "vcpusched", "iothreadpin", "emulatorsched"),
+    "cputune": ("vcpupin", "emulatorpin", "vcpusched"),
     "memoryBacking": ("hugepages", "nosharepages", "locked"),
     "hugepages": ("page",),
     "numatune": ("memory", "memnode"),
@@ -46,9 +58,11 @@ OWNED_CHILDREN = {
     "rng": ("rate", "backend"),
 }
 
-# Device kinds owned in <devices> (in base_xml mode only those the options
-# set; see device_kinds()).
+# Device kinds whose whole set the wanted domain lists (see device_kinds()).
 DEVICE_KINDS = ("disk", "interface", "serial", "rng", "hostdev")
+
+# CPU modes for which libvirt ignores (and drops) <model>, <vendor> and match.
+MODELLESS_MODES = ("host-passthrough", "maximum")
 
 
 def parse_xml(text, option="base_xml"):
@@ -70,7 +84,7 @@ def to_text(root):
 
 
 def _el(parent, tag, text=None, **attrs):
-    node = etree.SubElement(parent, tag)
+    node = etree.SubElement(parent, tag) if parent is not None else etree.Element(tag)
     for key, value in attrs.items():
         if value is not None:
             node.set(key.rstrip("_"), str(value))
@@ -80,17 +94,16 @@ def _el(parent, tag, text=None, **attrs):
 
 
 def device_kinds(plan, base_mode):
-    """Device tags in <devices> whose set is fully decided by the module."""
-    if not base_mode:
-        return DEVICE_KINDS
-    kinds = ["rng", "hostdev"]
-    if plan.get("disks"):
-        kinds.append("disk")
-    if plan.get("interfaces"):
-        kinds.append("interface")
-    if plan.get("serial_log"):
-        kinds.append("serial")
-    return tuple(kinds)
+    """Device tags in <devices> whose set the wanted domain fully lists.
+
+    With base_xml the user's own devices of these kinds are part of the
+    wanted domain, so the sets are complete in both modes; only the
+    serial port is left out when the module does not write it, because
+    libvirt adds a <serial> of its own for a user's serial <console>.
+    """
+    if base_mode and not plan.get("serial_log"):
+        return tuple(kind for kind in DEVICE_KINDS if kind != "serial")
+    return DEVICE_KINDS
 
 
 def render(plan, base_root=None):
@@ -100,7 +113,7 @@ def render(plan, base_root=None):
         _el(root, "name", plan["name"])
         base_mode = False
     else:
-        root = etree.fromstring(etree.tostring(base_root))
+        root = copy.deepcopy(base_root)
         root.set("type", plan["domain_type"])
         name = root.find("name")
         if name is None:
@@ -109,100 +122,143 @@ def render(plan, base_root=None):
         name.text = plan["name"]
         base_mode = True
 
-    if plan["set_memory"]:
-        _replace(root, "memory", _memory(plan))
-        for stale in root.findall("currentMemory"):
-            root.remove(stale)
-    if plan["set_vcpus"]:
-        node = etree.Element("vcpu")
-        node.text = str(plan["vcpus"])
-        _replace(root, "vcpu", node)
-    _replace(root, "memoryBacking", _memory_backing(plan))
-    _replace(root, "cputune", _cputune(plan))
-    _replace(root, "numatune", _numatune(plan))
+    _top(root, plan)
+    _merge(root, "memoryBacking", *_memory_backing(plan))
+    _merge(root, "cputune", *_cputune(plan))
+    _merge(root, "numatune", *_numatune(plan))
     _os(root, plan, base_mode)
     _features(root, plan, base_mode)
-    _replace(root, "cpu", _cpu(plan))
-    _devices(root, plan, base_mode)
+    _cpu(root, plan)
+    _merge(root, "devices", *_devices(plan), keep_empty=True)
+    sort_children(root)
     return root
 
 
-_ORDER = ("name", "uuid", "metadata", "memory", "currentMemory", "vcpu", "iothreads", "cputune", "memoryBacking",
-          "numatune", "os", "features", "cpu", "clock", "on_poweroff", "on_reboot", "on_crash", "pm", "devices")
-
-
-def _replace(root, tag, node):
-    """Put ``node`` (or nothing) where the ``tag`` children of root were."""
-    old = root.findall(tag)
-    if old:
-        index = root.index(old[0])
-        for item in old:
-            root.remove(item)
-        if node is not None:
-            root.insert(index, node)
-        return
+def _merge(root, tag, ours, conflicts, keep_empty=False):
+    """Merge ``ours`` into the ``tag`` child of root (created when missing and needed)."""
+    node = root.find(tag)
     if node is None:
-        return
-    rank = _ORDER.index(tag) if tag in _ORDER else len(_ORDER)
-    for index, child in enumerate(root):
-        if child.tag in _ORDER and _ORDER.index(child.tag) > rank:
-            root.insert(index, node)
-            return
-    root.append(node)
-
-
-def _memory(plan):
-    node = etree.Element("memory", unit="KiB")
-    node.text = str(plan["memory_kib"])
+        if not ours and not keep_empty:
+            return None
+        node = _el(root, tag)
+    replaced = merge_children(node, ours, conflicts)
+    if replaced and not keep_empty and not len(node) and not node.attrib:
+        root.remove(node)
+        return None
     return node
+
+
+def _top(root, plan):
+    """<memory>, <currentMemory>, <vcpu> (and <vcpus>) when the options give them."""
+    if plan["set_memory"]:
+        old = root.find("memory")
+        node = etree.Element("memory")
+        if old is not None:
+            for key, value in old.attrib.items():
+                node.set(key, value)
+            root.replace(old, node)
+        else:
+            root.append(node)
+        node.set("unit", "KiB")
+        node.text = str(plan["memory_kib"])
+        for current in root.findall("currentMemory"):
+            size = to_kib((current.text or "").strip(), current.get("unit"))
+            if size is None or size > plan["memory_kib"]:
+                root.remove(current)  # above the new size: libvirt would refuse it
+    if plan["set_vcpus"]:
+        node = root.find("vcpu")
+        if node is None:
+            node = _el(root, "vcpu")
+        node.text = str(plan["vcpus"])
+        current = node.get("current")
+        if current is not None and (not current.isdigit() or int(current) > plan["vcpus"]):
+            del node.attrib["current"]
+        for listing in root.findall("vcpus"):
+            numbers = [item.get("id") or "" for item in listing.findall("vcpu")]
+            if any(not number.isdigit() or int(number) >= plan["vcpus"] for number in numbers):
+                root.remove(listing)
+
+
+def _beyond(plan, numbers):
+    """Those of the vCPU ids ``numbers`` that the vCPU count of the options no longer has."""
+    if not plan["set_vcpus"]:
+        return set()
+    return set(number for number in numbers if number >= plan["vcpus"])
 
 
 def _memory_backing(plan):
-    if not (plan["hugepages"] or plan["nosharepages"] or plan["locked"]):
-        return None
-    node = etree.Element("memoryBacking")
+    ours = []
     if plan["hugepages"]:
-        pages = _el(node, "hugepages")
+        pages = _el(None, "hugepages")
         nodeset = plan["hugepages"]["nodeset"]
         _el(pages, "page", size=plan["hugepages"]["size_kib"], unit="KiB",
             nodeset=format_cpuset(nodeset) if nodeset else None)
+        ours.append(pages)
     if plan["nosharepages"]:
-        _el(node, "nosharepages")
+        ours.append(_el(None, "nosharepages"))
     if plan["locked"]:
-        _el(node, "locked")
-    return node
+        ours.append(_el(None, "locked"))
+
+    def conflicts(child):
+        if child.tag == "hugepages" and plan["hugepages"]:
+            return False
+        if child.tag == "nosharepages" and plan["nosharepages"]:
+            return False
+        if child.tag == "locked" and (plan["locked"] or plan.get("locked_given")):
+            return False
+        return None
+    return ours, conflicts
 
 
 def _cputune(plan):
-    if not (plan["pinning"] or plan["emulator"] or plan["realtime"]):
-        return None
-    node = etree.Element("cputune")
+    ours = []
     for vcpu in sorted(plan["pinning"]):
-        _el(node, "vcpupin", vcpu=vcpu, cpuset=format_cpuset(plan["pinning"][vcpu]))
+        ours.append(_el(None, "vcpupin", vcpu=vcpu, cpuset=format_cpuset(plan["pinning"][vcpu])))
     if plan["emulator"]:
-        _el(node, "emulatorpin", cpuset=format_cpuset(plan["emulator"]))
-    if plan["realtime"]:
-        rt = plan["realtime"]
-        _el(node, "vcpusched", vcpus=format_cpuset(rt["vcpus"]), scheduler=rt["scheduler"], priority=rt["priority"])
-    return node
+        ours.append(_el(None, "emulatorpin", cpuset=format_cpuset(plan["emulator"])))
+    realtime = plan["realtime"]
+    if realtime:
+        ours.append(_el(None, "vcpusched", vcpus=format_cpuset(realtime["vcpus"]), scheduler=realtime["scheduler"],
+                        priority=realtime["priority"]))
+    realtime_vcpus = set(realtime["vcpus"]) if realtime else set()
+
+    def conflicts(child):
+        if child.tag == "vcpupin":
+            vcpu = ids(child, "vcpu")
+            return False if vcpu & set(plan["pinning"]) or _beyond(plan, vcpu) else None
+        if child.tag == "emulatorpin" and plan["emulator"]:
+            return False
+        if child.tag == "vcpusched":
+            return without_ids(child, "vcpus", realtime_vcpus | _beyond(plan, ids(child, "vcpus")))
+        return None
+    return ours, conflicts
 
 
 def _numatune(plan):
-    if not (plan["numatune"] or plan["memnodes"]):
-        return None
-    node = etree.Element("numatune")
+    ours = []
     if plan["numatune"]:
-        _el(node, "memory", mode=plan["numatune"]["mode"], nodeset=format_cpuset(plan["numatune"]["nodeset"]))
+        ours.append(_el(None, "memory", mode=plan["numatune"]["mode"], nodeset=format_cpuset(plan["numatune"]["nodeset"])))
     for memnode in plan["memnodes"]:
-        _el(node, "memnode", cellid=memnode["cellid"], mode=memnode["mode"], nodeset=format_cpuset(memnode["nodeset"]))
-    return node
+        ours.append(_el(None, "memnode", cellid=memnode["cellid"], mode=memnode["mode"],
+                        nodeset=format_cpuset(memnode["nodeset"])))
+    cells = len(plan["numa_cells"])
+    placed = set(memnode["cellid"] for memnode in plan["memnodes"])
+
+    def conflicts(child):
+        if child.tag == "memory" and plan["numatune"]:
+            return False
+        if child.tag == "memnode":
+            cell = ids(child, "cellid")
+            if cell & placed or (cells and not cell & set(range(cells))):
+                return False
+        return None
+    return ours, conflicts
 
 
 def _os(root, plan, base_mode):
     os_node = root.find("os")
     if os_node is None:
-        os_node = etree.Element("os")
-        _replace(root, "os", os_node)
+        os_node = _el(root, "os")
     kind = os_node.find("type")
     if kind is None:
         kind = etree.Element("type")
@@ -211,80 +267,98 @@ def _os(root, plan, base_mode):
     if plan.get("machine"):
         kind.set("machine", plan["machine"])
     boot = plan.get("boot")
-    if boot or not base_mode:
-        for tag in ("kernel", "initrd", "cmdline"):
-            for old in os_node.findall(tag):
-                os_node.remove(old)
+    ours = []
     if boot:
-        for old in os_node.findall("boot"):
-            os_node.remove(old)
-        _el(os_node, "kernel", boot["kernel"])
+        ours.append(_el(None, "kernel", boot["kernel"]))
         if boot.get("initrd"):
-            _el(os_node, "initrd", boot["initrd"])
+            ours.append(_el(None, "initrd", boot["initrd"]))
         if boot.get("cmdline"):
-            _el(os_node, "cmdline", boot["cmdline"])
+            ours.append(_el(None, "cmdline", boot["cmdline"]))
     elif not base_mode and os_node.find("boot") is None:
-        _el(os_node, "boot", dev="hd")
+        ours.append(_el(None, "boot", dev="hd"))
+
+    def conflicts(child):
+        if boot and child.tag in ("kernel", "initrd", "cmdline", "boot"):
+            return False
+        return None
+    merge_children(os_node, ours, conflicts)
 
 
 def _features(root, plan, base_mode):
-    features = root.find("features")
-    if features is None:
-        if base_mode and not plan["realtime"]:
-            return
-        features = etree.Element("features")
-        _replace(root, "features", features)
-        if not base_mode:
-            _el(features, "acpi")
-            _el(features, "apic")
-    for old in features.findall("pmu"):
-        features.remove(old)
+    ours = []
+    if not base_mode and root.find("features") is None:
+        ours.extend([_el(None, "acpi"), _el(None, "apic")])
     if plan["realtime"]:
-        _el(features, "pmu", state="off")
+        ours.append(_el(None, "pmu", state="off"))
+
+    def conflicts(child):
+        return False if child.tag == "pmu" and plan["realtime"] else None
+    _merge(root, "features", ours, conflicts)
 
 
-def _cpu(plan):
+def _cpu(root, plan):
     cpu = plan["cpu"]
-    node = etree.Element("cpu", mode=cpu["mode"])
+    node = root.find("cpu")
+    if node is None:
+        node = _el(root, "cpu", mode=cpu["mode"])
+    elif cpu["mode_given"]:
+        node.set("mode", cpu["mode"])
+    elif node.get("mode") is None and node.find("model") is None and cpu["features"]:
+        # the user's <cpu> names no CPU at all, and libvirt refuses features without one
+        node.set("mode", cpu["mode"])
+    modelless = node.get("mode") in MODELLESS_MODES
+    if modelless and "match" in node.attrib:
+        del node.attrib["match"]  # libvirt drops it for these modes
+    ours = []
     if cpu["model"]:
-        _el(node, "model", cpu["model"])
+        ours.append(_el(None, "model", cpu["model"]))
     if cpu["topology"]:
         topo = cpu["topology"]
-        _el(node, "topology", sockets=topo["sockets"], cores=topo["cores"], threads=topo["threads"])
+        ours.append(_el(None, "topology", sockets=topo["sockets"], cores=topo["cores"], threads=topo["threads"]))
     for name, policy in cpu["features"]:
-        _el(node, "feature", policy=policy, name=name)
+        ours.append(_el(None, "feature", policy=policy, name=name))
     if plan["numa_cells"]:
-        numa = _el(node, "numa")
+        numa = _el(None, "numa")
         for cell in plan["numa_cells"]:
             _el(numa, "cell", id=cell["id"], cpus=format_cpuset(cell["cpus"]), memory=cell["memory_kib"], unit="KiB")
-    return node
+        ours.append(numa)
+    names = set(name for name, _policy in cpu["features"])
+
+    def conflicts(child):
+        if child.tag == "model" and (cpu["model"] or modelless):
+            return False
+        if child.tag == "vendor" and modelless:
+            return False
+        if child.tag == "topology" and (cpu["topology"] or plan["set_vcpus"] and _threads(child) != plan["vcpus"]):
+            return False
+        if child.tag == "feature" and child.get("name") in names:
+            return False
+        if child.tag == "numa" and plan["numa_cells"]:
+            return False
+        return None
+    merge_children(node, ours, conflicts)
 
 
-def _devices(root, plan, base_mode):
-    devices = root.find("devices")
-    if devices is None:
-        devices = etree.Element("devices")
-        _replace(root, "devices", devices)
-    kinds = device_kinds(plan, base_mode)
-    wanted_hostdevs = set(plan["hostdevs"])
-    for child in list(devices):
-        if child.tag in kinds and child.tag != "hostdev":
-            devices.remove(child)
-        elif child.tag == "hostdev" and _hostdev_address(child) in wanted_hostdevs:
-            devices.remove(child)
-        elif child.tag == "hostdev" and not base_mode:
-            devices.remove(child)
-        elif child.tag == "console" and "serial" in kinds:
-            devices.remove(child)
-        elif child.tag == "memballoon" and plan["memballoon_none"]:
-            devices.remove(child)
+def _threads(topology):
+    total = 1
+    for key in ("sockets", "dies", "clusters", "cores", "threads"):
+        value = topology.get(key) or "1"
+        total *= int(value) if value.isdigit() else 1
+    return total
+
+
+def _devices(plan):
+    ours = []
+    targets = set()
     for disk in plan["disks"]:
-        node = _el(devices, "disk", type="file", device=disk["device"])
+        node = _el(None, "disk", type="file", device=disk["device"])
         _el(node, "driver", name="qemu", type=disk["format"])
         _el(node, "source", file=disk["path"])
         _el(node, "target", dev=disk["target"], bus=disk["bus"])
+        targets.add(disk["target"])
+        ours.append(node)
     for iface in plan["interfaces"]:
-        node = _el(devices, "interface", type=iface["type"])
+        node = _el(None, "interface", type=iface["type"])
         if iface["mac"]:
             _el(node, "mac", address=iface["mac"])
         if iface["type"] == "network":
@@ -292,23 +366,55 @@ def _devices(root, plan, base_mode):
         else:
             _el(node, "source", bridge=iface["source"])
         _el(node, "model", type=iface["model"])
+        ours.append(node)
     if plan["serial_log"]:
-        node = _el(devices, "serial", type="file")
+        node = _el(None, "serial", type="file")
         _el(node, "source", path=plan["serial_log"])
         _el(node, "target", port="0")
+        ours.append(node)
     for address in plan["hostdevs"]:
-        node = _el(devices, "hostdev", mode="subsystem", type="pci", managed="yes")
+        node = _el(None, "hostdev", mode="subsystem", type="pci", managed="yes")
         source = _el(node, "source")
         _el(source, "address", domain="0x%04x" % address[0], bus="0x%02x" % address[1],
             slot="0x%02x" % address[2], function="0x%x" % address[3])
+        ours.append(node)
     if plan["rng"]:
         rng = plan["rng"]
-        node = _el(devices, "rng", model=rng["model"])
+        node = _el(None, "rng", model=rng["model"])
         if rng["rate"]:
             _el(node, "rate", bytes=rng["rate"]["bytes"], period=rng["rate"]["period"])
         _el(node, "backend", rng["backend"], model="random")
+        ours.append(node)
     if plan["memballoon_none"]:
-        _el(devices, "memballoon", model="none")
+        ours.append(_el(None, "memballoon", model="none"))
+    wanted_hostdevs = set(plan["hostdevs"])
+
+    def conflicts(child):
+        tag = child.tag
+        if tag == "disk":
+            target = child.find("target")
+            return False if target is not None and target.get("dev") in targets else None
+        if tag == "interface" and plan["interfaces"]:
+            return False
+        if tag in ("serial", "console") and plan["serial_log"] and _first_serial_port(child):
+            return False
+        if tag == "hostdev" and _hostdev_address(child) in wanted_hostdevs:
+            return False
+        if tag == "rng" and plan["rng"]:
+            return False
+        if tag == "memballoon" and plan["memballoon_none"]:
+            return False
+        return None
+    return ours, conflicts
+
+
+def _first_serial_port(node):
+    """Whether a <serial>, or a <console> mirroring a serial port, is serial port 0."""
+    target = node.find("target")
+    if node.tag == "console" and target is not None and target.get("type") not in (None, "serial"):
+        return False
+    port = target.get("port") if target is not None else None
+    return port in (None, "0")
 
 
 def _hostdev_address(node):
@@ -336,7 +442,10 @@ def fill_identity(wanted, current):
         return wanted
     uuid = current.find("uuid")
     if uuid is not None:
-        _replace(wanted, "uuid", etree.fromstring(etree.tostring(uuid)))
+        for old in wanted.findall("uuid"):
+            wanted.remove(old)
+        wanted.append(copy.deepcopy(uuid))
+        sort_children(wanted)
     have = current.findall("devices/interface")
     for index, iface in enumerate(wanted.findall("devices/interface")):
         if iface.find("mac") is not None or index >= len(have):

@@ -155,7 +155,8 @@ def _cpu_model(cpu, domain_type, vcpus):
             raise OptionError("cpu.features[%d].name" % index, fname, "the feature is listed twice")
         seen.add(fname)
         features.append((fname, policy))
-    return {"mode": mode, "model": cpu.get("model"), "features": features, "topology": _topology(cpu, vcpus)}
+    return {"mode": mode, "mode_given": bool(cpu.get("mode")), "model": cpu.get("model"), "features": features,
+            "topology": _topology(cpu, vcpus)}
 
 
 def _topology(cpu, vcpus):
@@ -239,6 +240,7 @@ def _memory(memory, plan, host):
             _check_nodes("memory.hugepages.nodeset", hugepages.get("nodeset"), nodeset, host.get("numa_nodes"))
         plan["hugepages"] = {"size_kib": size, "nodeset": nodeset}
     locked = memory.get("locked")
+    plan["locked_given"] = locked is not None
     if locked is None:
         locked = plan["realtime"] is not None
     plan["locked"] = bool(locked)

@@ -228,3 +228,77 @@ def test_kept_mac_is_not_a_difference():
     xml = LIBVIRT_XML.replace("<audio id='1' type='none'/>", """<audio id='1' type='none'/>
       <interface type='network'><mac address='52:54:00:12:34:56'/><source network='default'/><model type='virtio'/></interface>""")
     assert diffs({"interfaces": [{"network": "default"}]}, current_xml=xml) == []
+
+
+# ---- what libvirt rewrites in a user's XML (found on the corpus of tests/corpus/libvirt_domains) ----
+
+def _base_diffs(base, stored, **options):
+    """Differences between a base_xml merged with ``options`` and libvirt's XML of it.
+
+    libvirt's XML is the merged domain with the top-level children of the
+    base fragment ``base`` replaced by the fragment ``stored`` (what
+    libvirt wrote for them; empty when it wrote nothing).
+    """
+    from lxml import etree
+    params = {"name": "vm", "domain_type": "qemu"}
+    params.update(options)
+    root = parse_xml(_domain(base))
+    plan = build_spec(params, HOST, root)
+    wanted = render(plan, root)
+    current = copy.deepcopy(wanted)
+    for node in etree.fromstring("<x>%s</x>" % base):
+        for old in current.findall(node.tag):
+            current.remove(old)
+    for node in etree.fromstring("<x>%s</x>" % stored):
+        current.append(node)
+    return differences(wanted, current, device_kinds(plan, True))
+
+
+def _domain(inner):
+    memory = "" if inner.startswith("<memory ") else "<memory unit='KiB'>131072</memory>"
+    return "<domain type='qemu'><name>vm</name>%s<vcpu>4</vcpu>%s</domain>" % (memory, inner)
+
+
+@pytest.mark.parametrize("base, stored", [
+    # libvirt 9.0 stores one <vcpusched>/<iothreadsched> per id
+    ("<cputune><vcpusched vcpus='2-3' scheduler='rr' priority='1'/><iothreadsched iothreads='1-3,^2' scheduler='batch'/></cputune>",
+     "<cputune><vcpusched vcpus='2' scheduler='rr' priority='1'/><vcpusched vcpus='3' scheduler='rr' priority='1'/>"
+     "<iothreadsched iothreads='1' scheduler='batch'/><iothreadsched iothreads='3' scheduler='batch'/></cputune>"),
+    # sizes in another unit
+    ("<memtune><swap_hard_limit unit='KB'>1048576</swap_hard_limit><min_guarantee unit='MiB'>1</min_guarantee></memtune>",
+     "<memtune><swap_hard_limit unit='KiB'>1024000</swap_hard_limit><min_guarantee unit='KiB'>1024</min_guarantee></memtune>"),
+    # libvirt's "unlimited" is stored as no element at all
+    ("<memtune><hard_limit unit='KiB'>9007199254740991</hard_limit></memtune>", ""),
+    # a CPU model without a name: libvirt drops it
+    ("<cpu mode='host-model'><model fallback='allow'/></cpu>", "<cpu mode='host-model' check='partial'/>"),
+])
+def test_libvirts_rewrites_of_a_base_are_not_differences(base, stored):
+    assert _base_diffs(base, stored) == []
+
+
+def test_with_numa_cells_memory_is_the_cells_total():
+    cells = ("<cpu><numa><cell id='0' cpus='0-1' memory='2' unit='GiB'/><cell id='1' cpus='2-3' memory='2097152' unit='KiB'/>"
+             "</numa></cpu><devices><memory model='dimm'><target><size unit='MiB'>512</size><node>1</node></target></memory>"
+             "</devices>")
+    base = "<memory unit='KiB'>8388608</memory>" + cells
+    assert _base_diffs(base, "<memory unit='KiB'>4718592</memory>" + cells) == []
+    assert _base_diffs(base, "<memory unit='KiB'>4718592</memory>" + cells.replace("2097152", "1048576")) != []
+
+
+def test_a_users_own_children_are_kept_and_compared():
+    base = "<cputune><shares>2048</shares><iothreadpin iothread='1' cpuset='0'/></cputune>"
+    assert _base_diffs(base, base) == []
+    assert _base_diffs(base, base.replace("<shares>2048</shares>", "")) == ["domain/cputune/shares: missing <shares>2048"]
+    # a vcpusched the base does not have, of a kind the wanted domain lists completely: removed
+    extra = base.replace("</cputune>", "<vcpusched vcpus='1' scheduler='idle'/></cputune>")
+    assert _base_diffs(base, extra) == ["domain/cputune/vcpusched: not wanted <vcpusched scheduler='idle' vcpus='1'>"]
+
+
+def test_a_mask_over_two_vcpus_is_not_redefined_every_run():
+    """libvirt 9.0 stores vcpus='0-1' as two elements; this was a difference on every run before issue 20."""
+    xml = LIBVIRT_XML.replace("<vcpusched vcpus='0' scheduler='fifo' priority='1'/>",
+                              "<vcpusched vcpus='0' scheduler='fifo' priority='1'/>"
+                              "<vcpusched vcpus='1' scheduler='fifo' priority='1'/>")
+    assert diffs({"realtime": {"mask": ""}}, current_xml=xml) == []
+    assert diffs({"realtime": {"mask": "", "priority": 2}}, current_xml=xml) == [
+        "domain/cputune/vcpusched: attribute priority is '1', wanted '2'"]

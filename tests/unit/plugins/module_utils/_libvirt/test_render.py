@@ -175,11 +175,14 @@ def test_base_xml_keeps_everything_it_does_not_manage():
     assert attrs(root, "os/boot") == [{"dev": "cdrom"}]
     assert attrs(root, "os/type") == [{"arch": "x86_64", "machine": "q35"}]
     assert attrs(root, "devices/disk/source") == [{"file": "/x.img"}]
-    # managed elements replaced
-    assert attrs(root, "cputune/iothreadpin") == []
+    # the module's children merged in, the base's other children kept (issue 20: before, the
+    # whole <cputune> and every <rng> of the base were replaced)
+    assert attrs(root, "cputune/iothreadpin") == [{"iothread": "1", "cpuset": "0"}]
+    assert attrs(root, "cputune/vcpupin") == [{"vcpu": "0", "cpuset": "2"}, {"vcpu": "1", "cpuset": "3"}]
     assert attrs(root, "features/pmu") == [{"state": "off"}]
     assert attrs(root, "features/acpi") == [{}]
-    assert attrs(root, "devices/rng") == []                # rng not asked for: removed
+    assert attrs(root, "devices/rng") == [{"model": "virtio"}]  # rng not asked for: the base's stays
+    assert texts(root, "devices/rng/backend") == ["/dev/urandom"]
     assert attrs(root, "devices/memballoon") == [{"model": "none"}]
     buses = [a["bus"] for a in attrs(root, "devices/hostdev/source/address")]
     assert buses == ["0x01", "0x6b"]                       # the base's hostdev stays, ours is added
