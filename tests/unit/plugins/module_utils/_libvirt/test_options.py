@@ -32,7 +32,7 @@ def test_errors_stay_with_the_item():
         "uri='qemu+ssh://h/system': every domain of the task goes through its one connection")
     # the validator does not change the item it was given, nor share a default between items
     item = {"name": "a"}
-    first, _ = validator.validate(item)
+    first = validator.validate(item)[0]
     first["hostdevs"].append("x")
     assert item == {"name": "a"} and validator.validate({"name": "b"})[0]["hostdevs"] == []
 
