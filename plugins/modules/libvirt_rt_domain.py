@@ -560,72 +560,7 @@ except ImportError:
     LIB_IMPORT_ERROR = traceback.format_exc()
 
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import RealtimeVirtError
-
-
-def argument_spec():
-    cell = dict(cpus=dict(type="str", required=True), memory_mib=dict(type="int", required=True))
-    cpu = dict(
-        mode=dict(type="str", choices=["host-passthrough", "host-model", "maximum", "custom"]),
-        model=dict(type="str"),
-        features=dict(type="list", elements="dict", default=[], options=dict(
-            name=dict(type="str", required=True),
-            policy=dict(type="str", default="require", choices=["force", "require", "optional", "disable", "forbid"]),
-        )),
-        topology=dict(type="dict", options=dict(
-            sockets=dict(type="int", default=1), cores=dict(type="int", default=1), threads=dict(type="int", default=1))),
-        pinning=dict(type="list", elements="dict", default=[], options=dict(
-            vcpu=dict(type="int", required=True), cpuset=dict(type="str", required=True))),
-        emulator_cpuset=dict(type="str"),
-        numa=dict(type="dict", options=dict(
-            passthrough=dict(type="bool", default=False),
-            cells=dict(type="list", elements="dict", options=cell))),
-    )
-    return dict(
-        name=dict(type="str", required=True),
-        uri=dict(type="str", default="qemu:///system"),
-        state=dict(type="str", default="present", choices=["present", "running", "stopped", "absent"]),
-        domain_type=dict(type="str", default="kvm", choices=["kvm", "qemu"]),
-        machine=dict(type="str"),
-        memory_mib=dict(type="int"),
-        vcpus=dict(type="int"),
-        cpu=dict(type="dict", options=cpu),
-        realtime=dict(type="dict", options=dict(
-            enabled=dict(type="bool", default=True),
-            mask=dict(type="str", default=""),
-            scheduler=dict(type="str", default="fifo", choices=["fifo", "rr"]),
-            priority=dict(type="int", default=1),
-        )),
-        memory=dict(type="dict", options=dict(
-            hugepages=dict(type="dict", options=dict(page_size=dict(type="str", default="2M"), nodeset=dict(type="str"))),
-            locked=dict(type="bool"),
-            numatune=dict(type="dict", options=dict(
-                mode=dict(type="str", default="strict", choices=["strict", "preferred", "interleave", "restrictive"]),
-                nodeset=dict(type="str", required=True))),
-        )),
-        rng=dict(type="dict", options=dict(
-            profile=dict(type="str", default="ovirt"),
-            backend=dict(type="str"),
-            rate=dict(type="dict", options=dict(period=dict(type="int"), bytes=dict(type="int", required=True))),
-            model=dict(type="str", choices=["virtio", "virtio-transitional", "virtio-non-transitional"]),
-        )),
-        rng_profiles=dict(type="dict", default={}),
-        hostdevs=dict(type="list", elements="str", default=[]),
-        boot=dict(type="dict", options=dict(
-            kernel=dict(type="path", required=True), initrd=dict(type="path"), cmdline=dict(type="str"))),
-        disks=dict(type="list", elements="dict", default=[], options=dict(
-            path=dict(type="path", required=True),
-            bus=dict(type="str", default="virtio", choices=["virtio", "scsi", "sata", "usb", "ide"]),
-            format=dict(type="str", default="raw"),
-            target=dict(type="str"),
-            device=dict(type="str", default="disk", choices=["disk", "cdrom"]),
-        )),
-        interfaces=dict(type="list", elements="dict", default=[], options=dict(
-            network=dict(type="str"), bridge=dict(type="str"), model=dict(type="str", default="virtio"),
-            mac=dict(type="str"))),
-        serial_log=dict(type="path"),
-        base_xml=dict(type="str"),
-        restart=dict(type="bool", default=False),
-    )
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.options import argument_spec
 
 
 def main():

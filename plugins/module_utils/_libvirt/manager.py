@@ -8,6 +8,13 @@ Order of work: check the options and the host (nothing touched), read the
 domain's inactive XML, compare, then - outside check mode only - define
 (with libvirt's validation flag), start, stop or restart, and finally read
 back what libvirt and the kernel now show.
+
+``DomainManager.run()`` does all of it for one domain (libvirt_rt_domain).
+The steps are also callable apart, so that libvirt_rt_domains does the same
+work for many domains with one host-facts read and one connection:
+``host_facts()`` once, ``prepare(host)`` per domain (the checks and the
+wanted XML; nothing touched), then ``converge(conn)`` per domain on the
+open connection.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -19,6 +26,7 @@ import re
 from ansible_collections.realtime.virt.plugins.module_utils._kernel import proc
 from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.compare import differences
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt import marker
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.diff import domain_diff
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.errors import LibvirtCallError
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import (
@@ -42,6 +50,8 @@ ELEMENT_HINTS = (
     ("initrd", "initrd"), ("disk", "disk"), ("interface", "interface"), ("network", "interface"),
     ("serial", "serial"), ("memory", "memory"), ("vcpu", "vcpu"),
 )
+# actions of _call that change the domain
+CHANGES = ("define", "mark", "stop", "start", "undefine")
 MEMLOCK_FIX = ("the memory lock limit of the qemu process cannot be raised on this host: set memory.locked: false, "
                "or give the libvirt daemon CAP_SYS_RESOURCE or a high LimitMEMLOCK")
 
@@ -74,10 +84,17 @@ def is_local(uri):
     return bool(LOCAL_URI.match(uri or ""))
 
 
+def host_facts(reader, uri):
+    """What a domain's options are checked against: the host's facts on a local URI, else nothing."""
+    return NodeFacts(reader=reader).domain_host() if is_local(uri) else {}
+
+
 class DomainManager(object):
     """Bring one libvirt domain to the state the module options describe."""
 
-    def __init__(self, params, check_mode=False, diff=False, reader=None, connect=None):
+    def __init__(self, params, check_mode=False, diff=False, reader=None, connect=None, owner=None):
+        """``owner``: the mark libvirt_rt_domains puts on the domain (marker.py); None keeps
+        whatever mark the domain carries, as libvirt_rt_domain does."""
         self.params = params
         self.check_mode = check_mode
         self.want_diff = diff
@@ -88,12 +105,19 @@ class DomainManager(object):
         self._connect = connect or libvirt.open
         self.conn = None
         self.warnings = []
+        self.owner = owner
+        self.done = []  # the changes libvirt made so far (define, start...), in order
+        self.state = params.get("state") or "present"
+        self._wanted = self._kinds = None
 
     # -- libvirt access -------------------------------------------------------
     def _call(self, action, func, *args, **kwargs):
         changed_paths = kwargs.pop("changed_paths", None)
         try:
-            return func(*args, **kwargs)
+            answer = func(*args, **kwargs)
+            if action in CHANGES:
+                self.done.append(action)
+            return answer
         except libvirt.libvirtError as error:
             message = error.get_error_message() or str(error)
             fix = None
@@ -120,26 +144,41 @@ class DomainManager(object):
 
     # -- the run ----------------------------------------------------------------
     def run(self):
-        state = self.params.get("state") or "present"
-        wanted = kinds = None
-        if state != "absent":
-            base_root = None
-            if self.params.get("base_xml"):
-                base_root = parse_xml(self.params["base_xml"])
-            host = NodeFacts(reader=self.reader).domain_host() if self.local else {}
-            plan = build_spec(self.params, host, base_root)
-            wanted = render(plan, base_root)
-            kinds = device_kinds(plan, base_root is not None)
+        """The whole work for one domain: host facts, checks, one connection, converge."""
+        self.prepare(self.host_facts() if self.state != "absent" else {})
         self._open()
         try:
-            if state == "absent":
-                return self._absent()
-            return self._present(state, wanted, kinds)
+            return self.converge(self.conn)
         finally:
             try:
                 self.conn.close()
             except Exception:  # pragma: no cover - closing must not hide the result
                 pass
+
+    def host_facts(self):
+        """What the options are checked against (empty on a remote URI)."""
+        return host_facts(self.reader, self.uri)
+
+    def prepare(self, host):
+        """Check the options against ``host`` and draw the wanted XML; touches nothing.
+
+        Raises :class:`OptionError` on bad input.
+        """
+        if self.state == "absent":
+            return
+        base_root = None
+        if self.params.get("base_xml"):
+            base_root = parse_xml(self.params["base_xml"])
+        plan = build_spec(self.params, host, base_root)
+        self._wanted = marker.strip(render(plan, base_root))
+        self._kinds = device_kinds(plan, base_root is not None)
+
+    def converge(self, conn):
+        """Bring the domain to its state on ``conn``, an open connection (after prepare())."""
+        self.conn = conn
+        if self.state == "absent":
+            return self._absent()
+        return self._present(self.state, self._wanted, self._kinds)
 
     def _absent(self):
         dom = self._lookup()
@@ -169,6 +208,9 @@ class DomainManager(object):
         fill_identity(wanted, current)
         diffs = differences(wanted, current, kinds)
         need_define = bool(diffs)
+        had_owner = marker.owner_of(current)
+        owner = had_owner if self.owner is None else self.owner
+        need_mark = self.owner is not None and current is not None and had_owner != self.owner and not need_define
 
         live_diffs = []
         if active and not need_define:
@@ -178,14 +220,18 @@ class DomainManager(object):
         restart = bool(self.params.get("restart")) and restart_due
         need_start = state == "running" and not active
         need_stop = state == "stopped" and active
-        changed = need_define or need_start or need_stop or restart
-        wanted_text = to_text(wanted)
+        changed = need_define or need_start or need_stop or restart or need_mark
+        wanted_text = to_text(marker.marked(wanted, owner))
 
         if not self.check_mode:
             if need_define:
                 flags = getattr(libvirt, "VIR_DOMAIN_DEFINE_VALIDATE", 1)
                 dom = self._call("define", self.conn.defineXMLFlags, wanted_text, flags,
                                  changed_paths=[line.split(":", 1)[0] for line in diffs])
+            elif need_mark:
+                self._call("mark", dom.setMetadata, libvirt.VIR_DOMAIN_METADATA_ELEMENT,
+                           marker.element_text(self.owner), marker.PREFIX, marker.NAMESPACE,
+                           libvirt.VIR_DOMAIN_AFFECT_CONFIG)
             if need_stop or restart:
                 self._call("stop", dom.destroy)
             if need_start or restart:
@@ -194,6 +240,8 @@ class DomainManager(object):
 
         if self.check_mode or dom is None:
             xml = wanted_text if need_define else before
+            if need_mark:
+                xml = to_text(marker.marked(current, self.owner))
             uuid = dom.UUIDString() if dom is not None else None
             if need_start or restart:
                 active = True
@@ -208,13 +256,26 @@ class DomainManager(object):
             "xml": xml,
             "uuid": uuid,
             "pending_restart": bool(restart_due and not restart),
-            "differences": diffs if need_define else ["live domain: %s" % d for d in live_diffs],
+            "differences": diffs if need_define else (self._mark_differences(had_owner) if need_mark else [])
+            + ["live domain: %s" % d for d in live_diffs],
             "state": "running" if active else "shut off",
-            "diff": domain_diff(current, wanted, kinds, need_define, self.params.get("base_xml")),
+            "diff": self._diff(current, wanted, kinds, need_define, owner if owner != had_owner else None),
         }
         if active and dom is not None and not (self.check_mode and (need_start or restart)):
             result["vcpu_threads"] = self._vcpu_threads()
         return self._finish(result)
+
+    def _diff(self, current, wanted, kinds, need_define, new_owner):
+        """The one-form diff; a mark this run sets shows on the after side."""
+        diff = domain_diff(current, wanted, kinds, need_define, self.params.get("base_xml"))
+        if new_owner is not None:
+            diff["after"] = to_text(marker.marked(parse_xml(diff["after"], "rendered XML"), new_owner))
+        return diff
+
+    def _mark_differences(self, had_owner):
+        have = "no mark" if had_owner is None else "the mark of owner %r" % had_owner
+        return ["domain/metadata/managed: %s, wanted the mark of owner %r (set without redefining)"
+                % (have, self.owner)]
 
     def _vcpu_threads(self):
         if not self.local:

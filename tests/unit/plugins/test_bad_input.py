@@ -50,10 +50,11 @@ from ansible_collections.realtime.virt.plugins.modules import libvirt_rt_domain_
 try:
     import libvirt
     from lxml import etree
+    from ansible_collections.realtime.virt.plugins.module_utils._libvirt import batch as _batch
     from ansible_collections.realtime.virt.plugins.module_utils._libvirt import manager as _domain
     from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import render, to_text
     from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import build_spec
-    from ansible_collections.realtime.virt.plugins.modules import libvirt_rt_domain
+    from ansible_collections.realtime.virt.plugins.modules import libvirt_rt_domain, libvirt_rt_domains
 except ImportError:  # pragma: no cover - the libvirt rows are skipped then
     libvirt = None
 
@@ -323,6 +324,46 @@ CASES = [
     Case("host-plan-reboot-choice", "rt_host_plan", {"rt_host": {"reboot": "sometimes"}}, ["reboot", "never, auto, force"]),
     Case("info-names-type", "libvirt_rt_domain_info", {"names": {"vm1": True}}, ["names", "list"]),
     Case("info-unknown-option", "libvirt_rt_domain_info", {"uir": "qemu:///system"}, ["uir", "Supported parameters"]),
+
+    # ---- libvirt_rt_domains: "item" changes the one item (DOMAIN); the rest are the task's options.
+    # Every message names the item; an item that fails is never defined, and with no valid item
+    # libvirt is not even opened.
+    Case("doms-item-vcpus-not-int", "libvirt_rt_domains", {"item": {"vcpus": "two"}},
+         ["domains[0] (rtv-bad): ", "vcpus", "int"]),
+    Case("doms-item-priority-100", "libvirt_rt_domains", {"item": {"realtime": {"priority": 100}}},
+         ["domains[0] (rtv-bad): realtime.priority=100", "1 to 99"]),
+    Case("doms-item-mask-out-of-range", "libvirt_rt_domains", {"item": {"realtime": {"mask": "0-5"}}},
+         ["domains[0] (rtv-bad): realtime.mask='0-5'", "highest allowed id 1"]),
+    Case("doms-item-pin-offline", "libvirt_rt_domains",
+         {"item": {"cpu": {"pinning": [{"vcpu": 0, "cpuset": "9"}, {"vcpu": 1, "cpuset": "2"}]}}},
+         ["domains[0] (rtv-bad): cpu.pinning[0].cpuset='9'", "not online", "Fix:"]),
+    Case("doms-item-page-size", "libvirt_rt_domains", {"item": {"memory": {"hugepages": {"page_size": "16M"}}}},
+         ["domains[0] (rtv-bad): memory.hugepages.page_size='16M'", "/sys/kernel/mm/hugepages"]),
+    Case("doms-item-state-unknown", "libvirt_rt_domains", {"item": {"state": "started"}},
+         ["domains[0] (rtv-bad): ", "state", "present, running, stopped, absent"]),
+    Case("doms-item-unknown-option", "libvirt_rt_domains", {"item": {"vpcus": 2}},
+         ["domains[0] (rtv-bad): Unsupported parameters: vpcus", "Supported parameters include"]),
+    Case("doms-item-no-name", "libvirt_rt_domains", {"item": {"name": None}}, ["domains[0]: ", "name"]),
+    Case("doms-item-name-newline", "libvirt_rt_domains", {"item": {"name": "rt\nvm"}},
+         ["domains[0] ('rt\\nvm'): name='rt\\nvm'", "control character"]),
+    Case("doms-item-not-mapping", "libvirt_rt_domains", {"domains": ["rtv-bad"]},
+         ["domains[0]: each item must be a mapping", "str"]),
+    Case("doms-item-other-uri", "libvirt_rt_domains", {"item": {"uri": "qemu+ssh://h/system"}},
+         ["domains[0] (rtv-bad): uri='qemu+ssh://h/system'", "one connection", "Fix:"]),
+    Case("doms-item-base-xml-broken", "libvirt_rt_domains", {"item": {"base_xml": "<domain><name>x</domain>"}},
+         ["domains[0] (rtv-bad): base_xml", "not well-formed XML"]),
+    Case("doms-name-twice", "libvirt_rt_domains", {"domains": [DOMAIN, DOMAIN]},
+         ["2 of 2 domains failed", "domains[0] (rtv-bad): name='rtv-bad'", "domains[1] (rtv-bad)", "Fix:"]),
+    Case("doms-defaults-bad-type", "libvirt_rt_domains", {"defaults": {"vcpus": "many"}},
+         ["defaults=", "vcpus", "int", "Fix:"]),
+    Case("doms-defaults-name", "libvirt_rt_domains", {"defaults": {"name": "x"}}, ["defaults.name='x'", "Fix:"]),
+    Case("doms-defaults-unknown", "libvirt_rt_domains", {"defaults": {"vpcus": 2}},
+         ["defaults='vpcus'", "not an option of realtime.virt.libvirt_rt_domain"]),
+    Case("doms-remove-without-exclusive", "libvirt_rt_domains", {"remove_unlisted": True},
+         ["remove_unlisted=True", "exclusive: true", "Fix:"]),
+    Case("doms-fail-fast-not-bool", "libvirt_rt_domains", {"fail_fast": "sometimes"}, ["fail_fast", "bool"]),
+    Case("doms-domains-missing", "libvirt_rt_domains", {"domains": None}, ["domains"]),
+    Case("doms-unknown-option", "libvirt_rt_domains", {"exclusiv": True}, ["exclusiv", "Supported parameters"]),
 ]
 
 
@@ -378,6 +419,28 @@ class Harness(object):
         self.monkeypatch.setattr(libvirt, "open", connect)
         self.monkeypatch.setattr(_domain, "HostReader", lambda top: HostReader(root))
         result, failed = self._run(libvirt_rt_domain.main, _merge(DOMAIN, args))
+        self.touched = opened + (["host tree"] if _tree_digest(root) != before else [])
+        return result, failed
+
+    def libvirt_rt_domains(self, args):
+        """``args["item"]`` changes the one item; other keys are the task's options."""
+        if libvirt is None:
+            pytest.skip("libvirt-python is not installed")
+        root = rt_node_trees.build_shape(str(self.tmp / "host"), "test_host", cores_per_socket=4)
+        before = _tree_digest(root)
+        opened = []
+
+        def connect(uri):
+            opened.append(uri)
+            raise libvirt.libvirtError("test double: libvirt must not be opened for bad input")
+        self.monkeypatch.setattr(libvirt, "open", connect)
+        self.monkeypatch.setattr(_batch, "HostReader", lambda top: HostReader(root))
+        args = dict(args)
+        params = {"domains": [_merge(DOMAIN, args.pop("item", {}))]}
+        params.update(args)
+        if params["domains"] is None:
+            del params["domains"]
+        result, failed = self._run(libvirt_rt_domains.main, params)
         self.touched = opened + (["host tree"] if _tree_digest(root) != before else [])
         return result, failed
 
@@ -503,6 +566,7 @@ def test_bad_input_fails_clearly(case, tmp_path, monkeypatch, run_module):
 # Good input through the same harness: each write detector sees the writes it exists to catch.
 GOOD = [
     ("libvirt_rt_domain", {}, ["qemu:///system"]),
+    ("libvirt_rt_domains", {}, ["qemu:///system"]),
     ("hugepages_alloc", {}, ["host tree"]),
     ("sriov_vfs", {"count": "1"}, None),
     ("qat_services", {}, None),
