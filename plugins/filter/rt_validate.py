@@ -13,7 +13,9 @@ from ansible.errors import AnsibleFilterError
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
 from ansible_collections.realtime.virt.plugins.module_utils._validate.checks import domain_checks
 from ansible_collections.realtime.virt.plugins.module_utils._validate.cyclictest import latency_check, parse_cyclictest
+from ansible_collections.realtime.virt.plugins.module_utils._validate.drift import drift_checks
 from ansible_collections.realtime.virt.plugins.module_utils._validate.guests import guest_check, guest_state, plan_guests
+from ansible_collections.realtime.virt.plugins.module_utils._validate.isolation import isolation_checks
 from ansible_collections.realtime.virt.plugins.module_utils._validate.report import build_report
 
 
@@ -84,6 +86,54 @@ def rt_validate_guest_check(target, state, run=None, threshold_us=40):
     return guest_check(target, state, run=_result(run, "rt_validate_guest_check run"), threshold_us=threshold)
 
 
+def _mapping(value, name, what):
+    if not isinstance(value, dict):
+        raise AnsibleFilterError("%s: expected %s, got %s" % (name, what, type(value).__name__))
+    return value
+
+
+def rt_validate_isolation_checks(isolation, rt_node, isolated=None, thp_allowed=None, ksm_allowed=None,
+                                 tuned_verify=None):
+    """Checks of what the kernel does on the isolated CPUs, THP, KSM and tuned-adm verify."""
+    name = "rt_validate_isolation_checks"
+    _mapping(isolation, name, "the 'isolation' of realtime.virt.rt_isolation_info")
+    _mapping(rt_node, name, "ansible_facts.rt_node of realtime.virt.rt_node_facts")
+    for option, value in (("thp_allowed", thp_allowed), ("ksm_allowed", ksm_allowed)):
+        if value is not None and not isinstance(value, list):
+            raise AnsibleFilterError("%s: %s=%r is not a list. Fix: give a list such as %s" % (
+                name, option, value, "[never, madvise]" if option == "thp_allowed" else "[0, 2]"))
+    if ksm_allowed is not None:
+        for value in ksm_allowed:
+            if isinstance(value, bool) or not str(value).strip().isdigit():
+                raise AnsibleFilterError("%s: rt_validate_ksm_allowed=%r: %r is not a value of /sys/kernel/mm/ksm/run. "
+                                         "Fix: list 0 (stopped), 1 (running) or 2 (stopped, pages unmerged)"
+                                         % (name, ksm_allowed, value))
+    try:
+        return isolation_checks(isolation, rt_node, isolated=isolated, thp_allowed=thp_allowed,
+                                ksm_allowed=ksm_allowed, tuned_verify=_result(tuned_verify, name + " tuned_verify"))
+    except OptionError as exc:
+        raise AnsibleFilterError("%s: %s" % (name, exc))
+
+
+def rt_validate_drift_checks(applied, rt_node, sysctls=None, kernel_args=None, reboot_pending=False, hugepages=None,
+                             hugepages_default_size=None, hugetlbfs=True, runtime_sizes=None, sriov_pfs=None,
+                             sriov_vf_driver="vfio-pci"):
+    """Checks that every value rt_host, hugepages and sriov applied still holds."""
+    name = "rt_validate_drift_checks"
+    _mapping(applied, name, "the 'applied' of realtime.virt.rt_isolation_info")
+    _mapping(rt_node, name, "ansible_facts.rt_node of realtime.virt.rt_node_facts")
+    if kernel_args is not None and not isinstance(kernel_args, list):
+        raise AnsibleFilterError("%s: rt_validate_drift_kernel_args=%r is not a list. Fix: give the list of "
+                                 "arguments rt_host wrote (rt_host_kernel_args)" % (name, kernel_args))
+    try:
+        return drift_checks(applied, rt_node, sysctls=sysctls, kernel_args=kernel_args,
+                            reboot_pending=reboot_pending, hugepages=hugepages,
+                            hugepages_default_size=hugepages_default_size, hugetlbfs=hugetlbfs,
+                            runtime_sizes=runtime_sizes, sriov_pfs=sriov_pfs, sriov_vf_driver=sriov_vf_driver)
+    except OptionError as exc:
+        raise AnsibleFilterError("%s: %s" % (name, exc))
+
+
 class FilterModule(object):
     """rt_validate filters."""
 
@@ -96,4 +146,6 @@ class FilterModule(object):
             "rt_validate_guest_plan": rt_validate_guest_plan,
             "rt_validate_guest_state": rt_validate_guest_state,
             "rt_validate_guest_check": rt_validate_guest_check,
+            "rt_validate_isolation_checks": rt_validate_isolation_checks,
+            "rt_validate_drift_checks": rt_validate_drift_checks,
         }

@@ -303,6 +303,17 @@ ansible_facts:
               type: bool
               returned: always
               sample: true
+            workqueue_cpus:
+              description: CPUs of C(/sys/devices/virtual/workqueue/cpumask) (where unbound kernel work may run); C(null) when absent.
+              type: list
+              elements: int
+              returned: always
+              sample: [0, 1, 16, 17]
+            workqueue_cpuset:
+              description: The workqueue cpumask as a cpuset string.
+              type: str
+              returned: always
+              sample: 0-1,16-17
             socket_count:
               description: Number of CPU packages with online CPUs.
               type: int
@@ -383,6 +394,30 @@ ansible_facts:
               type: str
               returned: always
               sample: vmx
+        irqs:
+          description:
+            - Interrupts of C(/proc/irq/<N>) and those delivered to isolated CPUs (the C(isolated) and C(nohz_full) ones).
+            - An interrupt is kernel-managed when debugfs says C(IRQD_AFFINITY_MANAGED) or its C(smp_affinity) is
+              read-only; one that is no MSI/MSI-X vector never is; otherwise C(kernel_managed) is C(null) (unknown).
+              M(realtime.virt.rt_isolation_info) documents the rule.
+          type: dict
+          returned: always
+          sample: {"count": 19, "kernel_managed": 1, "on_isolated": [{"irq": 36, "devices": ["virtio1-req.0"],
+                   "pci": "0000:00:02.0", "effective_cpuset": "1", "kernel_managed": true}]}
+          contains:
+            count:
+              description: Number of interrupts.
+              type: int
+              returned: always
+            kernel_managed:
+              description: How many of them the kernel manages.
+              type: int
+              returned: always
+            on_isolated:
+              description: Each interrupt whose effective affinity holds isolated CPUs - C(irq), C(devices), C(pci), C(effective_cpuset), C(kernel_managed).
+              type: list
+              elements: dict
+              returned: always
         numa:
           description: NUMA nodes from C(/sys/devices/system/node).
           type: dict
@@ -582,7 +617,8 @@ ansible_facts:
             - "Blocking: V(sched_rt_runtime), V(isolated_cpus), V(housekeeping_cpus), V(hugepages_allocated), V(kvm_device),
               V(virtualization_flag)."
             - "Warnings: V(nohz_full_covers_isolated), V(rcu_nocbs_covers_isolated) (CPUs in nohz_full count as covered, as
-              the kernel offloads them too), V(irq_affinity), V(hugetlbfs_mounted), V(iommu_enabled), V(preempt_rt),
+              the kernel offloads them too), V(irq_affinity), V(irqs_avoid_isolated) (no interrupt but kernel-managed
+              ones delivered to isolated CPUs), V(workqueue_avoids_isolated), V(hugetlbfs_mounted), V(iommu_enabled), V(preempt_rt),
               V(thp_not_always), V(tsc_deadline), V(constant_tsc), V(ksm_off), V(timer_kernel_args)."
             - A check whose input could not be read is not ready and says so in C(observed).
           type: list

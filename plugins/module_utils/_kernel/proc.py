@@ -17,12 +17,16 @@ __metaclass__ = type
 
 import re
 
+from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import CpusetError, parse_kernel_cpulist
+
 # sched_setscheduler(2) policy numbers -> names
 POLICIES = {0: "SCHED_OTHER", 1: "SCHED_FIFO", 2: "SCHED_RR", 3: "SCHED_BATCH", 5: "SCHED_IDLE", 6: "SCHED_DEADLINE"}
 VCPU_THREAD = re.compile(r"^CPU (\d+)/(KVM|TCG|HVF|WHPX)$")
 HUGETLB_LINE = re.compile(r"^(Shared|Private)_Hugetlb:\s+(\d+)\s+kB", re.MULTILINE)
-# Fields of /proc/<pid>/stat after the command name: rt_priority and policy.
-_RT_PRIORITY, _POLICY = 37, 38
+# Fields of /proc/<pid>/stat after the command name: flags, rt_priority and policy.
+_FLAGS, _RT_PRIORITY, _POLICY = 6, 37, 38
+# task flag of kernel threads (include/linux/sched.h)
+PF_KTHREAD = 0x00200000
 
 
 def pid_from_file(reader, path):
@@ -47,6 +51,36 @@ def thread_scheduling(reader, pid, tid):
         if line.startswith("Cpus_allowed_list:"):
             affinity = line.split(":", 1)[1].strip()
     return {"policy": POLICIES.get(policy, str(policy)), "priority": priority, "affinity": affinity}
+
+
+def kernel_threads(reader, names):
+    """Kernel threads whose name matches the regular expression ``names``.
+
+    Each is ``{pid, comm, policy, priority, cpus, cpuset}``: a process of
+    ``/proc`` with ``PF_KTHREAD`` in the flags of its ``stat``, its
+    scheduling from the same line and ``cpus`` from ``Cpus_allowed_list``
+    of its ``status``.  A thread that exits while it is read is left out.
+    """
+    pattern = re.compile(names)
+    threads = []
+    for pid in reader.listdir("/proc", optional=True):
+        if not pid.isdigit():
+            continue
+        stat = reader.read("/proc/%s/stat" % pid, optional=True) or ""
+        comm = stat[stat.find("(") + 1:stat.rfind(")")]
+        fields = stat[stat.rfind(")") + 2:].split()
+        if len(fields) <= _POLICY or not int(fields[_FLAGS]) & PF_KTHREAD or not pattern.search(comm):
+            continue
+        scheduling = thread_scheduling(reader, int(pid), pid)
+        if scheduling is None:
+            continue
+        try:
+            cpus = parse_kernel_cpulist(scheduling["affinity"])
+        except CpusetError:
+            cpus = None
+        threads.append({"pid": int(pid), "comm": comm, "policy": scheduling["policy"],
+                        "priority": scheduling["priority"], "cpus": cpus, "cpuset": scheduling["affinity"]})
+    return sorted(threads, key=lambda item: item["pid"])
 
 
 def vcpu_threads(reader, pid):

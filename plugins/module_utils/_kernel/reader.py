@@ -73,6 +73,18 @@ class HostReader(object):
                 self._warn(path, error)
             return []
 
+    def mode(self, path):
+        """Permission bits of a file (``st_mode & 0o777``), or None when it cannot be seen.
+
+        The kernel tells some things by a file's mode alone: since 2024 it
+        creates ``/proc/irq/<N>/smp_affinity`` read-only (0444) for an
+        interrupt whose affinity userspace cannot set.
+        """
+        try:
+            return os.stat(self.path(path)).st_mode & 0o777
+        except (IOError, OSError):
+            return None
+
     def readlink(self, path, optional=True):
         """Target of a symbolic link (as the kernel wrote it), or None."""
         try:

@@ -23,7 +23,7 @@ from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset impor
 )
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import HostError
 from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader
-from ansible_collections.realtime.virt.plugins.module_utils._node import parsing
+from ansible_collections.realtime.virt.plugins.module_utils._node import isolation, parsing
 from ansible_collections.realtime.virt.plugins.module_utils._node.readiness import evaluate
 
 CPU = "/sys/devices/system/cpu"
@@ -166,6 +166,7 @@ class NodeFacts(object):
             except CpusetError:
                 self.reader.warnings.append("/proc/irq/default_smp_affinity holds %r, not a CPU mask" % irq_mask)
         smt_active = self.reader.read("/sys/devices/system/cpu/smt/active", optional=True)
+        workqueue = self._cpumask(isolation.MASKS[0][1])
 
         result = {
             "count": None if online is None else len(online),
@@ -187,10 +188,27 @@ class NodeFacts(object):
             "irq_default_affinity": irq_default,
             "irq_default_affinity_cpuset": _cpuset_or_none(irq_default),
             "smt_active": None if smt_active is None else smt_active.strip() == "1",
+            "workqueue_cpus": workqueue,
+            "workqueue_cpuset": _cpuset_or_none(workqueue),
         }
         result.update(self.topology(online or []))
         result.update(self.cpu_flags())
         return result
+
+    def _cpumask(self, path):
+        text = self.reader.read(path, optional=True)
+        if text is None:
+            return None
+        try:
+            return parse_cpumask(text)
+        except CpusetError:
+            self.reader.warnings.append("%s holds %r, not a CPU mask; the fact is left out" % (path, text))
+            return None
+
+    def irqs(self, cpus):
+        """Interrupts: how many, how many the kernel manages, those delivered to isolated CPUs."""
+        isolated = set(cpus.get("isolated") or []) | set(cpus.get("nohz_full") or [])
+        return isolation.irq_summary(isolation.read_irqs(self.reader), sorted(isolated))
 
     def topology(self, online):
         packages = {}
@@ -394,6 +412,7 @@ class NodeFacts(object):
         facts.update(self.sched_rt())
         facts["memory"] = memory
         facts["cpus"] = self.cpus(kernel["cmdline_args"])
+        facts["irqs"] = self.irqs(facts["cpus"])
         facts["numa"] = self.numa()
         facts["hugepages"] = self.hugepages(meminfo)
         facts["thp"] = self.thp()

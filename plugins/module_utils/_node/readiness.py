@@ -114,6 +114,48 @@ def _irq_affinity(cpus):
     )
 
 
+def _isolated_cpus(cpus):
+    """The CPUs the kernel keeps for real-time work: isolated and nohz_full."""
+    return sorted(set(cpus.get("isolated") or []) | set(cpus.get("nohz_full") or []))
+
+
+def _kept_off(check_id, title, what, isolated, ready, observed, fix):
+    """A check that ``what`` stays off the isolated CPUs (not ready without isolated CPUs)."""
+    if isolated:
+        problem = "%s may reach isolated CPUs (%s)." % (what, observed)
+    else:
+        problem = "There are no isolated CPUs to keep %s off (%s)." % (what.lower(), observed)
+    return _check(check_id, title, False, bool(isolated) and ready, observed, problem, fix)
+
+
+def _irqs_on_isolated(cpus, irqs):
+    isolated = _isolated_cpus(cpus)
+    on_isolated = irqs.get("on_isolated") or []
+    managed = {False: "", None: " (possibly kernel-managed)", True: " (kernel-managed)"}
+    listed = ["IRQ %d (%s) on %s%s" % (irq["irq"], ", ".join(irq.get("devices") or []) or "no name",
+                                       irq["effective_cpuset"], managed[irq["kernel_managed"]]) for irq in on_isolated]
+    known = bool(irqs.get("count"))
+    observed = UNKNOWN if not known else "%d IRQs, isolated CPUs %s; on them: %s" % (
+        irqs["count"], _cpus(isolated), "; ".join(listed) or "none")
+    offending = [irq for irq in on_isolated if irq["kernel_managed"] is False]
+    return _kept_off(
+        "irqs_avoid_isolated", "No interrupt but kernel-managed ones on isolated CPUs",
+        "Interrupts that userspace placed or can move", isolated, known and not offending, observed,
+        "move them to housekeeping CPUs (/proc/irq/<N>/smp_affinity_list), keep irqbalance off the isolated CPUs "
+        "and boot with irqaffinity=<housekeeping CPUs> (%s); realtime.virt.rt_validate names each." % ROLE_HOST)
+
+
+def _workqueue(cpus):
+    isolated = _isolated_cpus(cpus)
+    mask = cpus.get("workqueue_cpus")
+    observed = UNKNOWN if mask is None else "workqueue cpumask %s, isolated %s" % (_cpus(mask), _cpus(isolated))
+    return _kept_off(
+        "workqueue_avoids_isolated", "Unbound workqueues kept off isolated CPUs", "Unbound kernel work", isolated,
+        mask is not None and not set(isolated) & set(mask), observed,
+        "write the housekeeping CPUs' mask to /sys/devices/virtual/workqueue/cpumask (tuned's realtime profiles "
+        "do) or boot with isolcpus=domain,<cpus> / nohz_full=<cpus> (%s)." % ROLE_HOST)
+
+
 def _hugepages_allocated(hugepages):
     sizes = hugepages.get("sizes") or {}
     totals = ["%s: %s" % (name, entry.get("total")) for name, entry in sorted(sizes.items(), key=lambda item: item[1]["size_kb"])]
@@ -263,6 +305,8 @@ def checks(facts):
         _covers("rcu_nocbs_covers_isolated", "Isolated CPUs offloaded from RCU callbacks (rcu_nocbs)", isolated,
                 effective_rcu, "rcu_nocbs", " (nohz_full CPUs included)"),
         _irq_affinity(cpus),
+        _irqs_on_isolated(cpus, facts.get("irqs") or {}),
+        _workqueue(cpus),
         _hugepages_allocated(facts.get("hugepages") or {}),
         _hugetlbfs(facts.get("hugepages") or {}),
         _kvm_device(facts.get("kvm") or {}),

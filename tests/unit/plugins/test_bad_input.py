@@ -46,6 +46,7 @@ from ansible_collections.realtime.virt.plugins.module_utils._sriov import manage
 from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader
 from ansible_collections.realtime.virt.plugins.modules import hugepages_alloc, qat_services, qat_vf_info
 from ansible_collections.realtime.virt.plugins.modules import libvirt_rt_domain_info, rt_host_plan, rt_node_facts, sriov_vfs
+from ansible_collections.realtime.virt.plugins.modules import rt_isolation_info
 
 try:
     import libvirt
@@ -234,6 +235,14 @@ CASES = [
     # ---- read-only modules ------------------------------------------------------------------------
     Case("facts-root-missing", "rt_node_facts", {"root": "/nonexistent/rt"}, ["root='/nonexistent/rt'", "not a directory", "default '/'"]),
     Case("facts-unknown-option", "rt_node_facts", {"rooot": "/"}, ["rooot", "Supported parameters"]),
+    Case("iso-root-missing", "rt_isolation_info", {"root": "/nonexistent/iso"},
+         ["root='/nonexistent/iso'", "not a directory", "Fix:"]),
+    Case("iso-sysctl-path", "rt_isolation_info", {"sysctls": ["kernel/sched_rt_runtime_us"]},
+         ["sysctls='kernel/sched_rt_runtime_us'", "not a sysctl name", "Fix:"]),
+    Case("iso-sysctl-dotdot", "rt_isolation_info", {"sysctls": ["kernel..x"]}, ["sysctls='kernel..x'", "Fix:"]),
+    Case("iso-pf-short", "rt_isolation_info", {"pfs": ["3b:00.0"]}, ["pfs='3b:00.0'", "lspci -D"]),
+    Case("iso-sysctls-type", "rt_isolation_info", {"sysctls": {"kernel.x": 1}}, ["sysctls", "list"]),
+    Case("iso-unknown-option", "rt_isolation_info", {"rooot": "/"}, ["rooot", "Supported parameters"]),
     # ---- qat_services ---------------------------------------------------------------------------
     Case("svc-pf-not-pci", "qat_services", {"pf": "6b:00.0"}, ["pf='6b:00.0'", "lspci -D"]),
     Case("svc-unknown", "qat_services", {"services": "crypto"}, ["services='crypto'", "unknown service", "sym;asym"]),
@@ -269,6 +278,13 @@ CASES = [
     Case("role-rt_validate-duration-type", "role:rt_validate", {"rt_validate_duration": "long"}, ["rt_validate_duration", "int"]),
     Case("role-rt_validate-type-choice", "role:rt_validate", {"rt_validate_probe_domain_type": "xen"},
          ["rt_validate_probe_domain_type", "xen", "kvm, qemu"]),
+    Case("role-rt_validate-drift-type", "role:rt_validate", {"rt_validate_drift": "sometimes"}, ["rt_validate_drift", "bool"]),
+    Case("role-rt_validate-sysctls-type", "role:rt_validate", {"rt_validate_drift_sysctls": ["kernel.sched_rt_runtime_us"]},
+         ["rt_validate_drift_sysctls", "dict"]),
+    Case("role-rt_validate-ksm-type", "role:rt_validate", {"rt_validate_ksm_allowed": ["off"]},
+         ["rt_validate_ksm_allowed", "int"]),
+    Case("role-rt_validate-drift-pages-type", "role:rt_validate", {"rt_validate_drift_hugepages": "128x2M"},
+         ["rt_validate_drift_hugepages", "dict"]),
 
     # ---- plan filters the roles run before their first change ------------------------------------
     Case("plan-isolated-garbage", "filter:rt_cpu_plan", {"isolated_cpus": "1-x"}, ["rt_host_isolated_cpus='1-x'", "Fix: write a CPU set"]),
@@ -316,6 +332,22 @@ CASES = [
          ["one target of rt_validate_guest_plan"]),
     Case("validate-guest-check-not-state", "filter:rt_validate_guest_check", {"state": "done"},
          ["a state of rt_validate_guest_state"]),
+    Case("validate-isolated-garbage", "filter:rt_validate_isolation_checks", {"isolated": "1-x"},
+         ["rt_validate_isolated_cpus='1-x'", "Fix: give a CPU set"]),
+    Case("validate-isolated-offline", "filter:rt_validate_isolation_checks", {"isolated": "5"},
+         ["rt_validate_isolated_cpus='5'", "not online", "Fix:"]),
+    Case("validate-isolated-all", "filter:rt_validate_isolation_checks", {"isolated": "0-1"},
+         ["rt_validate_isolated_cpus='0-1'", "leaving none", "Fix:"]),
+    Case("validate-ksm-word", "filter:rt_validate_isolation_checks", {"ksm_allowed": ["stopped"]},
+         ["rt_validate_ksm_allowed=['stopped']", "Fix:"]),
+    Case("validate-drift-sysctls-list", "filter:rt_validate_drift_checks", {"sysctls": ["kernel.sched_rt_runtime_us"]},
+         ["rt_validate_drift_sysctls=['kernel.sched_rt_runtime_us']", "Fix:"]),
+    Case("validate-drift-args-word", "filter:rt_validate_drift_checks", {"kernel_args": ["nohz_full=1 2"]},
+         ["rt_validate_drift_kernel_args='nohz_full=1 2'", "Fix:"]),
+    Case("validate-drift-pool-size", "filter:rt_validate_drift_checks", {"hugepages": [{"size": "3M", "count": 1}]},
+         ["rt_validate_drift_hugepages[0].size='3M'", "Fix:"]),
+    Case("validate-drift-pf", "filter:rt_validate_drift_checks", {"sriov_pfs": [{"pf": "eth0", "count": 1}]},
+         ["rt_validate_drift_sriov_pfs[0].pf='eth0'", "lspci -D"]),
     Case("host-plan-missing-pf", "rt_host_plan", {"sriov": {"pfs": [{"pf": "0000:7f:00.0", "count": 2}]}},
          ["sriov_pfs[0].pf='0000:7f:00.0'", "does not exist", "Fix: check the address", "nothing was changed"]),
     Case("host-plan-two-stages", "rt_host_plan",
@@ -480,13 +512,20 @@ class Harness(object):
     def qat_vf_info(self, args):
         return self._run(qat_vf_info.main, args)
 
-    def rt_host_plan(self, args):
+    def _run_on_tree(self, main, args):
+        """``main`` with ``root`` a fresh test_host tree (unless ``args`` gives one); a change to it is a write."""
         root = rt_node_trees.build_shape(str(self.tmp / "host"), "test_host")
         before = _tree_digest(root)
-        result, failed = self._run(rt_host_plan.main, _merge({"root": root}, args))
+        result, failed = self._run(main, _merge({"root": root}, args))
         if _tree_digest(root) != before:
             self.touched.append("host tree")
         return result, failed
+
+    def rt_isolation_info(self, args):
+        return self._run_on_tree(rt_isolation_info.main, args)
+
+    def rt_host_plan(self, args):
+        return self._run_on_tree(rt_host_plan.main, args)
 
     def libvirt_rt_domain_info(self, args):
         opened = []
@@ -532,6 +571,8 @@ class Harness(object):
             "rt_validate_guest_plan": lambda: FILTERS[name](args["guests"], 10),
             "rt_validate_guest_state": lambda: FILTERS[name](args["value"]),
             "rt_validate_guest_check": lambda: FILTERS[name](target, args["state"]),
+            "rt_validate_isolation_checks": lambda: FILTERS[name]({}, facts, **args),
+            "rt_validate_drift_checks": lambda: FILTERS[name]({}, facts, **args),
         }
         try:
             value = calls[name]()

@@ -52,3 +52,47 @@ def test_guest_filters_chain_like_the_role():
 def test_guest_filter_errors_are_filter_errors(name, args, kwargs, message):
     with pytest.raises(AnsibleFilterError, match=message):
         FILTERS[name](*args, **kwargs)
+
+
+# -- isolation and drift ----------------------------------------------------------------------------
+
+def _info_and_facts(tmp_path, shape="two_socket_smt", **overrides):
+    import json
+    import rt_node_trees
+    from ansible_collections.realtime.virt.plugins.module_utils._node.gather import gather_node_facts
+    from ansible_collections.realtime.virt.plugins.modules.rt_isolation_info import read
+    root = rt_node_trees.build_shape(str(tmp_path), shape, **overrides)
+    result, _warnings = read({"root": root, "sysctls": ["kernel.sched_rt_runtime_us"], "pfs": [],
+                              "reboot_marker": "/run/x"})
+    return json.loads(json.dumps(result)), gather_node_facts(root)[0]
+
+
+def test_isolation_and_drift_filters_chain_like_the_role(tmp_path):
+    info, facts = _info_and_facts(tmp_path)
+    checks = FILTERS["rt_validate_isolation_checks"](info["isolation"], facts, isolated="", thp_allowed=["never"],
+                                                     ksm_allowed=[2], tuned_verify={"skipped": True})
+    checks += FILTERS["rt_validate_drift_checks"](info["applied"], facts, sysctls={"kernel.sched_rt_runtime_us": "-1"},
+                                                  kernel_args=[], reboot_pending=False, hugepages=[],
+                                                  sriov_pfs=[])
+    report = FILTERS["rt_validate_report"](checks, "node1")
+    assert report["passed"] is True, report["table"]
+    assert report["counts"]["fail"] == 0
+    assert "isolated CPUs 2-15,18-31  ksoftirqd/N scheduling" in report["table"]
+
+
+@pytest.mark.parametrize("name, args, kwargs, message", [
+    ("rt_validate_isolation_checks", ("not info", {}), {}, "the 'isolation' of realtime.virt.rt_isolation_info"),
+    ("rt_validate_isolation_checks", ({}, []), {}, "ansible_facts.rt_node"),
+    ("rt_validate_isolation_checks", ({}, {"cpus": {"online": [0, 1]}}), {"isolated": "0-1"},
+     "rt_validate_isolated_cpus='0-1': it names every online CPU"),
+    ("rt_validate_isolation_checks", ({}, {}), {"thp_allowed": "never"}, "thp_allowed='never' is not a list"),
+    ("rt_validate_isolation_checks", ({}, {}), {"ksm_allowed": ["off"]}, "rt_validate_ksm_allowed=['off']"),
+    ("rt_validate_isolation_checks", ({}, {}), {"tuned_verify": "ok"}, "expected a registered task result"),
+    ("rt_validate_drift_checks", (None, {}), {}, "the 'applied' of realtime.virt.rt_isolation_info"),
+    ("rt_validate_drift_checks", ({}, {}), {"kernel_args": "nohz_full=1"}, "rt_validate_drift_kernel_args='nohz_full=1'"),
+    ("rt_validate_drift_checks", ({}, {}), {"sysctls": ["kernel.x"]}, "rt_validate_drift_sysctls=['kernel.x']"),
+])
+def test_isolation_and_drift_filters_refuse_bad_input(name, args, kwargs, message):
+    with pytest.raises(AnsibleFilterError) as error:
+        FILTERS[name](*args, **kwargs)
+    assert message in str(error.value)

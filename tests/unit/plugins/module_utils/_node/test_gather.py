@@ -35,7 +35,7 @@ def gather(tmp_path, name, **overrides):
 
 CHECK_IDS = [
     "sched_rt_runtime", "isolated_cpus", "housekeeping_cpus", "nohz_full_covers_isolated",
-    "rcu_nocbs_covers_isolated", "irq_affinity", "hugepages_allocated", "hugetlbfs_mounted", "kvm_device",
+    "rcu_nocbs_covers_isolated", "irq_affinity", "irqs_avoid_isolated", "workqueue_avoids_isolated", "hugepages_allocated", "hugetlbfs_mounted", "kvm_device",
     "virtualization_flag", "iommu_enabled", "preempt_rt", "thp_not_always", "tsc_deadline", "constant_tsc",
     "ksm_off", "timer_kernel_args",
 ]
@@ -73,6 +73,10 @@ EXPECTED = [
         "hugepages|allocated_kb": 0,
         "hugepages|mounts": [],
         "thp|enabled": "madvise",
+        "cpus|workqueue_cpuset": "0-1",
+        "irqs|count": 5,
+        "irqs|kernel_managed": 1,
+        "irqs|on_isolated": [],
         "thp|defrag": "madvise",
         "iommu|enabled": False,
         "iommu|group_count": 0,
@@ -208,6 +212,16 @@ CHECK_TABLE = [
                                                              "tsc_deadline": False}),
     ("two_socket_smt", {"ksm_run": "1"}, {"ksm_off": False}),
     ("two_socket_smt", {"hugetlbfs": ()}, {"hugetlbfs_mounted": False}),
+    # an IRQ someone pinned to isolated CPU 5; a managed queue there is no problem
+    ("two_socket_smt", {"irqs": [
+        {"irq": 40, "names": ["eth1"], "pci": "0000:3b:00.0", "affinity": [5], "effective": [5]},
+        {"irq": 41, "names": ["nvme0q6"], "pci": "0000:5e:00.0", "affinity": [6], "effective": [6], "managed": True}]},
+     {"irqs_avoid_isolated": False}),
+    ("two_socket_smt", {"irqs": [
+        {"irq": 41, "names": ["nvme0q6"], "pci": "0000:5e:00.0", "affinity": [6], "effective": [6], "managed": True}]},
+     {"irqs_avoid_isolated": True}),
+    ("two_socket_smt", {"workqueue_cpumask": "0-31"}, {"workqueue_avoids_isolated": False}),
+    ("two_socket_smt", {"workqueue_cpumask": ""}, {"workqueue_avoids_isolated": False}),
 ]
 
 
