@@ -146,7 +146,7 @@ def compare(directory, count):
             measured[tool] = phase(tool, variables[tool], directory, check)
         rows.append((label, order[0], measured["batch"], measured["virt"]))
         print("  %-20s %s first: batch %.2f s, virt %.2f s" % (label, order[0], measured["batch"]["task"],
-                                                              measured["virt"]["task"]), flush=True)
+                                                               measured["virt"]["task"]), flush=True)
     return rows
 
 
