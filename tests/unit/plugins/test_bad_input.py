@@ -201,6 +201,11 @@ CASES = [
          ["disks[1].target='vda'", "used twice"]),
     Case("dom-boot-no-kernel", "libvirt_rt_domain", {"boot": {"cmdline": "quiet"}}, ["kernel", "boot"]),
     Case("dom-base-xml-broken", "libvirt_rt_domain", {"base_xml": "<domain><name>x</domain>"}, ["base_xml", "not well-formed XML"]),
+    Case("dom-autostart-absent", "libvirt_rt_domain", {"state": "absent", "autostart": True},
+         ["autostart=True", "state absent undefines the domain", "Fix: leave autostart out"]),
+    Case("dom-autostart-off-absent", "libvirt_rt_domain", {"state": "absent", "autostart": False},
+         ["autostart=False", "state absent", "Fix: leave autostart out"]),
+    Case("dom-autostart-not-bool", "libvirt_rt_domain", {"autostart": "at boot"}, ["autostart", "bool"]),
     Case("dom-base-xml-not-domain", "libvirt_rt_domain", {"base_xml": "<network/>"}, ["base_xml='<network>'", "root element must be <domain>"]),
 
     # ---- hugepages_alloc ------------------------------------------------------------------------
@@ -352,6 +357,10 @@ CASES = [
          ["domains[0] (rtv-bad): uri='qemu+ssh://h/system'", "one connection", "Fix:"]),
     Case("doms-item-base-xml-broken", "libvirt_rt_domains", {"item": {"base_xml": "<domain><name>x</domain>"}},
          ["domains[0] (rtv-bad): base_xml", "not well-formed XML"]),
+    Case("doms-item-autostart-absent", "libvirt_rt_domains", {"item": {"state": "absent", "autostart": True}},
+         ["domains[0] (rtv-bad): autostart=True", "state absent", "Fix: leave autostart out"]),
+    Case("doms-defaults-autostart-not-bool", "libvirt_rt_domains", {"defaults": {"autostart": "on boot"}},
+         ["defaults=", "autostart", "bool"]),
     Case("doms-name-twice", "libvirt_rt_domains", {"domains": [DOMAIN, DOMAIN]},
          ["2 of 2 domains failed", "domains[0] (rtv-bad): name='rtv-bad'", "domains[1] (rtv-bad)", "Fix:"]),
     Case("doms-defaults-bad-type", "libvirt_rt_domains", {"defaults": {"vcpus": "many"}},
