@@ -36,6 +36,7 @@ requirements:
   - lxml
 extends_documentation_fragment:
   - realtime.virt.attributes
+  - realtime.virt.attributes.actiongroup_libvirt
 notes:
   - Real-time domains lock their memory by default (O(memory.locked)). libvirt
     then raises the memory lock limit of the qemu process, which needs

@@ -41,6 +41,7 @@ requirements:
   - lxml
 extends_documentation_fragment:
   - realtime.virt.attributes
+  - realtime.virt.attributes.actiongroup_libvirt
 notes:
   - The mark is C(<rtv:managed xmlns:rtv="urn:realtime-virt:managed:1" owner="..."/>)
     under C(<metadata>). A domain defined earlier without it gets it, without a
