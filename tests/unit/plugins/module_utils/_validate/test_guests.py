@@ -117,6 +117,12 @@ SKIPPED = {"skipped": True, "changed": False, "skip_reason": "Conditional result
      {"next": "done", "status": "fail", "reason": "could not run a command in guest vm1: MODULE FAILURE\nSee "
                                                   "stdout/stderr for the exact error: /bin/sh: 1: /usr/bin/python3: "
                                                   "not found"}),
+    # a connection plugin that fails the task (ignore_errors keeps the result):
+    # community.libvirt.libvirt_qemu in a domain without a guest agent
+    ({"failed": True, "msg": "Task failed: argument unsupported: QEMU guest agent is not configured"}, None, True,
+     False, {"next": "done", "status": "fail",
+             "reason": "could not run a command in guest vm1: Task failed: argument unsupported: QEMU guest agent "
+                       "is not configured"}),
     (SKIPPED, None, False, False, {"next": "done", "status": "fail", "reason": "guest vm1 was not looked at"}),
 ])
 def test_guest_state_tables(probe, install, allowed, check_mode, expected):
