@@ -14,7 +14,9 @@ class ModuleDocFragment(object):
     Use ``realtime.virt.attributes`` for a module that changes state and
     supports check and diff mode fully, ``realtime.virt.attributes.facts``
     for a read-only facts module and ``realtime.virt.attributes.info`` for
-    a read-only module that returns its findings.
+    a read-only module that returns its findings.  A module of the
+    ``libvirt`` action group (``meta/runtime.yml``) adds
+    ``realtime.virt.attributes.actiongroup_libvirt``.
     """
 
     # Modules that change state: honest check mode and a real diff.
@@ -62,4 +64,15 @@ attributes:
   facts:
     description: Action returns an C(ansible_facts) dictionary that will update existing host facts.
     support: full
+"""
+
+    # Modules of the libvirt action group of meta/runtime.yml.
+    ACTIONGROUP_LIBVIRT = r"""
+options: {}
+attributes:
+  action_group:
+    description: Use C(group/realtime.virt.libvirt) in C(module_defaults) to set defaults for this module.
+    support: full
+    membership:
+      - realtime.virt.libvirt
 """

@@ -50,10 +50,14 @@ def rt_validate_report(checks, host):
     return build_report(checks, host)
 
 
-def rt_validate_guest_plan(guests, duration, inventory=None):
-    """Targets (with the cyclictest argv) of rt_validate_guests."""
+def rt_validate_guest_plan(guests, duration, inventory=None, group=None, groups=None):
+    """Targets (with the cyclictest argv) of rt_validate_guests and of the hosts of inventory group ``group``."""
+    if groups is not None and not isinstance(groups, dict):
+        raise AnsibleFilterError("rt_validate_guest_plan: groups must be Ansible's groups (group name -> hosts), "
+                                 "got %s" % type(groups).__name__)
     try:
-        return plan_guests(guests, duration, inventory=list(inventory) if inventory is not None else None)
+        return plan_guests(guests, duration, inventory=list(inventory) if inventory is not None else None,
+                           group=group, groups=groups)
     except OptionError as exc:
         raise AnsibleFilterError("rt_validate_guest_plan: %s" % exc)
 

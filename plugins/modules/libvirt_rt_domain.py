@@ -36,6 +36,7 @@ requirements:
   - lxml
 extends_documentation_fragment:
   - realtime.virt.attributes
+  - realtime.virt.attributes.actiongroup_libvirt
 notes:
   - Real-time domains lock their memory by default (O(memory.locked)). libvirt
     then raises the memory lock limit of the qemu process, which needs
@@ -364,6 +365,19 @@ options:
         and returns RV(pending_restart=true); V(true) restarts it (power off, start).
     type: bool
     default: false
+  autostart:
+    description:
+      - Whether libvirt starts the domain when the libvirt daemon starts (libvirt's
+        autostart flag, C(virsh autostart)), set with libvirt's C(setAutostart) call.
+      - V(true) or V(false) sets the flag, without redefining the domain, and it is
+        idempotent; unset (null) leaves it as it is, so a domain keeps what it has.
+      - "The flag is kept beside the domain XML, not in it: RV(autostart) returns it, a
+        change is listed in RV(differences), and in diff mode both sides of the diff
+        start with a line C(<!-- autostart: on -->) or C(<!-- autostart: off -->) (the
+        before side only when the domain exists)."
+      - Works with O(state=present), O(state=running) and O(state=stopped). Refused with
+        O(state=absent), since libvirt drops the flag with the definition.
+    type: bool
 """
 
 EXAMPLES = r"""
@@ -460,6 +474,14 @@ EXAMPLES = r"""
     vcpus: 2
     restart: true
 
+- name: Start the domain now and whenever the libvirt daemon starts
+  realtime.virt.libvirt_rt_domain:
+    name: vm-realtime
+    state: running
+    autostart: true
+    memory_mib: 3072
+    vcpus: 2
+
 - name: Remove a domain (powered off first when it runs)
   realtime.virt.libvirt_rt_domain:
     name: vm-realtime
@@ -468,7 +490,7 @@ EXAMPLES = r"""
 
 RETURN = r"""
 changed:
-  description: Whether the definition or the run state changed (or would, in check mode).
+  description: Whether the definition, the autostart flag or the run state changed (or would, in check mode).
   returned: always
   type: bool
 xml:
@@ -496,6 +518,7 @@ differences:
     - Why the definition changed (or would), one line per managed element or attribute
       that differed from libvirt's inactive XML. When nothing had to be
       defined but the running domain lags behind, the live differences.
+    - "A change of the autostart flag adds a line C(autostart: off, wanted on ...)."
   returned: always
   type: list
   elements: str
@@ -505,6 +528,8 @@ diff:
     - Inactive XML before and after, in one form, so that an element the task
       does not change is the same line in both. The same in check mode and in
       the real run.
+    - "With O(autostart) given, each side starts with a line C(<!-- autostart: on -->)
+      or C(<!-- autostart: off -->): libvirt's flag, which is not part of the XML."
   returned: when diff mode is on
   type: dict
   contains:
@@ -521,6 +546,13 @@ diff:
       returned: when O(base_xml) has some
       type: str
       sample: "options replace in base_xml: cputune <vcpusched scheduler='idle' vcpus='0-3'>"
+autostart:
+  description:
+    - libvirt's autostart flag of the domain after the task (predicted in check mode),
+      whether or not O(autostart) was given.
+  returned: when O(state) is not V(absent)
+  type: bool
+  sample: true
 vcpu_threads:
   description:
     - For a running domain on a local URI, the vCPU threads of its qemu

@@ -29,6 +29,7 @@ requirements:
   - libvirt-python
 extends_documentation_fragment:
   - realtime.virt.attributes.info
+  - realtime.virt.attributes.actiongroup_libvirt
 options:
   uri:
     description: libvirt connection URI. The /proc and /sys readings need the local C(qemu:///system).

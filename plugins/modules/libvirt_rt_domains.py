@@ -41,6 +41,7 @@ requirements:
   - lxml
 extends_documentation_fragment:
   - realtime.virt.attributes
+  - realtime.virt.attributes.actiongroup_libvirt
 notes:
   - The mark is C(<rtv:managed xmlns:rtv="urn:realtime-virt:managed:1" owner="..."/>)
     under C(<metadata>). A domain defined earlier without it gets it, without a
@@ -144,6 +145,11 @@ options:
         description: Restart a running domain whose definition changed. See O(realtime.virt.libvirt_rt_domain#module:restart).
         type: bool
         default: false
+      autostart:
+        description:
+          - libvirt's autostart flag; unset leaves it as it is. See O(realtime.virt.libvirt_rt_domain#module:autostart).
+          - Refused for an item with V(state=absent); a value in O(defaults) does not apply to such items.
+        type: bool
   defaults:
     description:
       - "Values for the options an item leaves out, for example C({domain_type: qemu, restart: true})."
@@ -271,6 +277,11 @@ domains:
     state:
       description: Run state after the task, C(running) or C(shut off); null for removed or failed domains.
       type: str
+    autostart:
+      description:
+        - libvirt's autostart flag after the task (predicted in check mode); null for removed or failed domains.
+        - See RV(realtime.virt.libvirt_rt_domain#module:autostart).
+      type: bool
     differences:
       description: Why the definition changed (or would), as RV(realtime.virt.libvirt_rt_domain#module:differences).
       type: list

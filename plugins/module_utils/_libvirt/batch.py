@@ -59,7 +59,7 @@ class Entry(object):
     def outcome(self, want_diff):
         result = {"name": self.name, "index": self.index, "changed": False, "failed": bool(self.errors),
                   "skipped": self.skipped, "errors": list(self.errors), "pending_restart": False, "uuid": None,
-                  "state": None, "differences": []}
+                  "state": None, "autostart": None, "differences": []}
         if self.result is not None:
             for key, value in self.result.items():
                 if key != "xml":

@@ -6,8 +6,9 @@
 
 Order of work: check the options and the host (nothing touched), read the
 domain's inactive XML, compare, then - outside check mode only - define
-(with libvirt's validation flag), start, stop or restart, and finally read
-back what libvirt and the kernel now show.
+(with libvirt's validation flag), set libvirt's autostart flag, start,
+stop or restart, and finally read back what libvirt and the kernel now
+show.
 
 ``DomainManager.run()`` does all of it for one domain (libvirt_rt_domain).
 The steps are also callable apart, so that libvirt_rt_domains does the same
@@ -23,6 +24,7 @@ __metaclass__ = type
 
 import re
 
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
 from ansible_collections.realtime.virt.plugins.module_utils._kernel import proc
 from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.compare import differences
@@ -50,8 +52,9 @@ ELEMENT_HINTS = (
     ("initrd", "initrd"), ("disk", "disk"), ("interface", "interface"), ("network", "interface"),
     ("serial", "serial"), ("memory", "memory"), ("vcpu", "vcpu"),
 )
+SET_AUTOSTART = "set the autostart flag of"
 # actions of _call that change the domain
-CHANGES = ("define", "mark", "stop", "start", "undefine")
+CHANGES = ("define", "mark", SET_AUTOSTART, "stop", "start", "undefine")
 MEMLOCK_FIX = ("the memory lock limit of the qemu process cannot be raised on this host: set memory.locked: false, "
                "or give the libvirt daemon CAP_SYS_RESOURCE or a high LimitMEMLOCK")
 
@@ -78,6 +81,15 @@ def failing_element(message, changed_paths=None):
     if len(paths) == 1:
         return paths[0]
     return hinted[0] if hinted else None
+
+
+def _on_off(flag):
+    return "on" if flag else "off"
+
+
+def autostart_line(flag):
+    """The line --diff shows libvirt's autostart flag with (it is not part of the domain XML)."""
+    return "<!-- autostart: %s -->" % _on_off(flag)
 
 
 def is_local(uri):
@@ -165,6 +177,10 @@ class DomainManager(object):
         Raises :class:`OptionError` on bad input.
         """
         if self.state == "absent":
+            if self.params.get("autostart") is not None:
+                raise OptionError("autostart", self.params["autostart"],
+                                  "state absent undefines the domain, and libvirt drops its autostart flag with it",
+                                  "leave autostart out (or null) for state absent")
             return
         base_root = None
         if self.params.get("base_xml"):
@@ -220,7 +236,10 @@ class DomainManager(object):
         restart = bool(self.params.get("restart")) and restart_due
         need_start = state == "running" and not active
         need_stop = state == "stopped" and active
-        changed = need_define or need_start or need_stop or restart or need_mark
+        want_autostart = self.params.get("autostart")
+        had_autostart = bool(self._call("read the autostart flag of", dom.autostart)) if dom is not None else False
+        need_autostart = want_autostart is not None and had_autostart != bool(want_autostart)
+        changed = need_define or need_start or need_stop or restart or need_mark or need_autostart
         wanted_text = to_text(marker.marked(wanted, owner))
 
         if not self.check_mode:
@@ -232,6 +251,8 @@ class DomainManager(object):
                 self._call("mark", dom.setMetadata, libvirt.VIR_DOMAIN_METADATA_ELEMENT,
                            marker.element_text(self.owner), marker.PREFIX, marker.NAMESPACE,
                            libvirt.VIR_DOMAIN_AFFECT_CONFIG)
+            if need_autostart:
+                self._call(SET_AUTOSTART, dom.setAutostart, 1 if want_autostart else 0)
             if need_stop or restart:
                 self._call("stop", dom.destroy)
             if need_start or restart:
@@ -247,19 +268,34 @@ class DomainManager(object):
                 active = True
             if need_stop:
                 active = False
+            autostart = bool(want_autostart) if need_autostart else had_autostart
         else:
             xml = self._call("read", dom.XMLDesc, libvirt.VIR_DOMAIN_XML_INACTIVE)
             uuid = dom.UUIDString()
+            autostart = bool(self._call("read the autostart flag of", dom.autostart)) if need_autostart else had_autostart
 
+        if need_define:
+            found = list(diffs)
+        else:
+            found = (self._mark_differences(had_owner) if need_mark else []) + ["live domain: %s" % d for d in live_diffs]
+        if need_autostart:
+            found.append("autostart: %s, wanted %s (libvirt's flag beside the XML, set without redefining)"
+                         % (_on_off(had_autostart), _on_off(want_autostart)))
+        diff = self._diff(current, wanted, kinds, need_define, owner if owner != had_owner else None)
+        if want_autostart is not None:
+            # The flag is not in the XML: a first line on each side shows it (before: only if the domain exists).
+            if current is not None:
+                diff["before"] = "%s\n%s" % (autostart_line(had_autostart), diff["before"])
+            diff["after"] = "%s\n%s" % (autostart_line(want_autostart), diff["after"])
         result = {
             "changed": changed,
             "xml": xml,
             "uuid": uuid,
             "pending_restart": bool(restart_due and not restart),
-            "differences": diffs if need_define else (self._mark_differences(had_owner) if need_mark else [])
-            + ["live domain: %s" % d for d in live_diffs],
+            "differences": found,
             "state": "running" if active else "shut off",
-            "diff": self._diff(current, wanted, kinds, need_define, owner if owner != had_owner else None),
+            "autostart": autostart,
+            "diff": diff,
         }
         if active and dom is not None and not (self.check_mode and (need_start or restart)):
             result["vcpu_threads"] = self._vcpu_threads()

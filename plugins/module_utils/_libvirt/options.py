@@ -85,6 +85,7 @@ def argument_spec():
         serial_log=dict(type="path"),
         base_xml=dict(type="str"),
         restart=dict(type="bool", default=False),
+        autostart=dict(type="bool"),
     )
 
 
@@ -122,7 +123,9 @@ class ItemValidator(object):
     another.  ``defaults`` are values for options an item leaves out (top
     level only: an item's own mapping replaces a default mapping whole);
     they are checked once here, against the same spec, and raise
-    :class:`OptionError` naming ``defaults``.
+    :class:`OptionError` naming ``defaults``.  A default ``autostart`` is
+    not given to ``state: absent`` items (the manager refuses autostart
+    there; an item that sets it itself is refused).
     """
 
     def __init__(self, uri, defaults=None):
@@ -156,6 +159,8 @@ class ItemValidator(object):
         result = self._validator.validate(copy.deepcopy(item))
         errors = _messages(result)
         params = copy.deepcopy(result.validated_parameters)
+        if params.get("state") == "absent" and "autostart" not in item:
+            params["autostart"] = None  # defaults.autostart is for the domains that stay defined
         if not errors and params.get("uri") != self.uri:
             errors.append(str(OptionError(
                 "uri", params.get("uri"), "every domain of the task goes through its one connection to %s" % self.uri,

@@ -121,6 +121,8 @@ def _entries(domains, defaults):
         where, cpus, vfs = check_domain(index, options, names)
         full = deep_merge(defaults or {}, options)
         full.setdefault("state", "running")
+        if full["state"] == "absent" and "autostart" not in options:
+            full.pop("autostart", None)  # a default autostart is for the domains that stay defined
         plans.append(_placement_mode({"name": full["name"], "where": where, "options": full, "vfs": vfs,
                                       "mode": "none", "cpus": [], "numa_node": None}, cpus))
     return plans

@@ -8,9 +8,11 @@ The role runs three steps per guest, each delegated to the guest: look for
 cyclictest, install rt-tests when allowed, run cyclictest. These functions
 decide everything around those steps, from the task results alone:
 
-* ``plan_guests`` turns ``rt_validate_guests`` into targets, each with the
-  cyclictest argv (KubeVirt's parameters) and, for a name missing from the
-  inventory, the reason it cannot be measured.
+* ``plan_guests`` turns ``rt_validate_guests``, and the hosts of the
+  inventory group ``rt_validate_guests_group`` names (for example one the
+  community.libvirt inventory plugin fills from libvirt), into targets,
+  each with the cyclictest argv (KubeVirt's parameters) and, for a name
+  missing from the inventory, the reason it cannot be measured.
 * ``guest_state`` reads the look-up (and install) results and says what
   comes next: ``install``, ``run`` or ``done`` (with a status and reason).
 * ``guest_check`` turns the outcome into one report check plus a record
@@ -30,6 +32,7 @@ from ansible_collections.realtime.virt.plugins.module_utils._validate.cyclictest
 KUBEVIRT_ARGS = ("--policy", "fifo", "--priority", "95", "-i", "100", "-H", "1000")
 ENTRY_KEYS = ("host", "cpus", "main_cpus")
 VARIABLE = "rt_validate_guests"
+GROUP_VARIABLE = "rt_validate_guests_group"
 INSTALL_FIX = "install rt-tests in the guest, or set rt_validate_guest_install: true"
 
 
@@ -76,14 +79,23 @@ def _entry(index, item):
     return host, _cpus(item.get("cpus"), where + ".cpus"), _cpus(item.get("main_cpus"), where + ".main_cpus")
 
 
-def plan_guests(guests, duration, inventory=None):
-    """Targets of ``rt_validate_guests``.
+def plan_guests(guests, duration, inventory=None, group=None, groups=None):
+    """Targets of ``rt_validate_guests`` and of the hosts of inventory group ``group``.
 
-    Each is ``{host, cpus, main_cpus, threads, subject, argv, error}``;
-    ``cpus``/``main_cpus`` are cpuset strings or None. ``error`` is None, or
-    why the guest cannot be measured (a name missing from ``inventory``,
-    when given) - that guest gets a failed check, the others still run.
-    Malformed entries raise ``OptionError`` naming the entry.
+    Each is ``{host, cpus, main_cpus, threads, subject, argv, error, group,
+    skip}``; ``cpus``/``main_cpus`` are cpuset strings or None. ``error`` is
+    None, or why the guest cannot be measured (a name missing from
+    ``inventory``, when given) - that guest gets a failed check, the others
+    still run. Malformed entries raise ``OptionError`` naming the entry.
+
+    ``group`` (``rt_validate_guests_group``) names an inventory group;
+    ``groups`` is the inventory's group -> hosts mapping (Ansible's
+    ``groups``). Its hosts are measured as entries that name only the host
+    (``group`` set to the group's name), after the entries of ``guests``;
+    a host ``guests`` lists already keeps that entry. A group the inventory
+    lacks or that has no host (a group an inventory plugin fills is only
+    made when a host matches) gives one target with ``skip``, the reason,
+    and no host to run in: the report shows it as skipped.
     """
     if guests is None:
         guests = []
@@ -116,7 +128,35 @@ def plan_guests(guests, duration, inventory=None):
         targets.append({"host": host, "cpus": format_cpuset(cpus) if cpus else None,
                         "main_cpus": format_cpuset(main_cpus) if main_cpus else None,
                         "threads": len(cpus) if cpus else 1, "subject": subject,
-                        "argv": cyclictest_argv(seconds, cpus, main_cpus), "error": error})
+                        "argv": cyclictest_argv(seconds, cpus, main_cpus), "error": error,
+                        "group": None, "skip": None})
+    return targets + _group_targets(group, groups, seen, seconds)
+
+
+def _group_targets(group, groups, seen, seconds):
+    """Targets of the hosts of inventory group ``group`` that ``seen`` (the listed guests) lacks."""
+    if group is None or group == "":
+        return []
+    if not isinstance(group, str) or not group.strip():
+        raise OptionError(GROUP_VARIABLE, group, "expected the name of an inventory group",
+                          "give the group's name, or an empty string for no group")
+    group = group.strip()
+    hosts = (groups or {}).get(group) or []
+    if isinstance(hosts, str) or not isinstance(hosts, (list, tuple)):
+        raise OptionError("groups[%r]" % group, hosts, "expected the list of the group's hosts",
+                          "pass Ansible's groups to rt_validate_guest_plan")
+    if not hosts:
+        reason = ("the inventory has no host in group %s (no such group, or no host matched it), so no guest of "
+                  "it was measured; check %s and the inventory source that fills the group" % (group, GROUP_VARIABLE))
+        return [{"host": None, "cpus": None, "main_cpus": None, "threads": 0, "subject": "guests of group %s" % group,
+                 "argv": [], "error": None, "group": group, "skip": reason}]
+    targets = []
+    for host in hosts:
+        if host in seen:
+            continue
+        seen.add(host)
+        targets.append({"host": host, "cpus": None, "main_cpus": None, "threads": 1, "subject": "guest %s" % host,
+                        "argv": cyclictest_argv(seconds), "error": None, "group": group, "skip": None})
     return targets
 
 
@@ -151,6 +191,8 @@ def guest_state(target, probe=None, install=None, install_allowed=False, check_m
     ``status`` (``fail`` or ``skip``) and ``reason`` say why.
     """
     host = target.get("host")
+    if target.get("skip"):
+        return _done("skip", target["skip"])
     if target.get("error"):
         return _done("fail", target["error"])
     probe = probe or {}
@@ -211,7 +253,7 @@ def guest_check(target, state, run=None, threshold_us=40):
         result = latency_check(parsed, subject, threshold_us)
         if parsed.get("max_us") is None and result["status"] == "fail":
             result["message"] += "; cyclictest needs root (become) in the guest for SCHED_FIFO and mlock"
-    record = {"host": target.get("host"), "cpus": target.get("cpus"), "main_cpus": target.get("main_cpus"),
-              "argv": list(target.get("argv") or []), "status": result["status"],
+    record = {"host": target.get("host"), "group": target.get("group"), "cpus": target.get("cpus"),
+              "main_cpus": target.get("main_cpus"), "argv": list(target.get("argv") or []), "status": result["status"],
               "reason": result["message"] or (state.get("reason") or ""), "cyclictest": parsed}
     return {"check": result, "guest": record}

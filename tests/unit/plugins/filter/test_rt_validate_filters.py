@@ -23,6 +23,14 @@ def test_guest_filters_are_exported():
     assert {"rt_validate_guest_plan", "rt_validate_guest_state", "rt_validate_guest_check"} <= set(FILTERS)
 
 
+def test_guest_plan_takes_the_hosts_of_a_group_as_the_role_passes_them():
+    groups = {"all": ["localhost", "vm1", "rt-a"], "rt_guests": ["rt-a"]}
+    plan = FILTERS["rt_validate_guest_plan"](["vm1"], 3, inventory=groups["all"], group="rt_guests", groups=groups)
+    assert [(target["host"], target["group"]) for target in plan] == [("vm1", None), ("rt-a", "rt_guests")]
+    with pytest.raises(AnsibleFilterError, match="groups must be Ansible's groups"):
+        FILTERS["rt_validate_guest_plan"]([], 3, group="rt_guests", groups=["rt-a"])
+
+
 def test_guest_filters_chain_like_the_role():
     plan = FILTERS["rt_validate_guest_plan"](["vm1", {"host": "vm2", "cpus": "1"}], "3",
                                              inventory=("localhost", "vm1", "vm2"))

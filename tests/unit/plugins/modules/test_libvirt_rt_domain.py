@@ -58,6 +58,7 @@ class FakeDomain(object):
         self.conn = conn
         self.xml = xml
         self.active = active
+        self.autostart_flag = False
 
     def XMLDesc(self, flags=0):
         return self.xml
@@ -67,6 +68,15 @@ class FakeDomain(object):
 
     def UUIDString(self):
         return "00000000-0000-0000-0000-000000000001"
+
+    def autostart(self):
+        return 1 if self.autostart_flag else 0
+
+    def setAutostart(self, flag):
+        self.conn.calls.append(("autostart", flag))
+        if self.conn.fail_autostart:
+            raise libvirt.libvirtError(self.conn.fail_autostart)
+        self.autostart_flag = bool(flag)
 
     def create(self):
         self.conn.calls.append("create")
@@ -88,6 +98,7 @@ class FakeConn(object):
         self.calls = []
         self.fail_define = None
         self.fail_start = None
+        self.fail_autostart = None
         self.domain = FakeDomain(self, domain_xml, active) if domain_xml else None
 
     def lookupByName(self, name):
@@ -138,10 +149,10 @@ PARAMS = {"name": "vm", "uri": "qemu:///system", "state": "present", "domain_typ
           "realtime": {"mask": "0"}, "memory": {"locked": False}, "rng": {}, "restart": False}
 
 
-def run(conn, reader, check_mode=False, **changes):
+def run(conn, reader, check_mode=False, diff=True, **changes):
     params = copy.deepcopy(PARAMS)
     params.update(changes)
-    manager = _domain.DomainManager(params, check_mode=check_mode, diff=True, reader=reader, connect=lambda uri: conn)
+    manager = _domain.DomainManager(params, check_mode=check_mode, diff=diff, reader=reader, connect=lambda uri: conn)
     return manager.run()
 
 
@@ -240,3 +251,79 @@ def test_local_uri(uri, local):
 ])
 def test_failing_element(message, paths, element):
     assert _domain.failing_element(message, [p.split(":")[0] for p in paths]) == element
+
+
+# --- autostart: libvirt's flag beside the XML ------------------------------------------------
+
+
+def test_autostart_check_real_check_real_on_a_new_domain(host_tree):
+    conn = FakeConn()
+    checked = run(conn, host_tree, check_mode=True, autostart=True)
+    assert checked["changed"] is True and conn.calls == [] and conn.domain is None
+    assert checked["autostart"] is True
+    assert checked["differences"][-1].startswith("autostart: off, wanted on")
+    assert checked["diff"]["before"] == "" and checked["diff"]["after"].startswith("<!-- autostart: on -->\n<domain")
+    done = run(conn, host_tree, autostart=True)
+    assert done["changed"] is True and done["autostart"] is True and conn.domain.autostart_flag is True
+    assert conn.calls == [("define", libvirt.VIR_DOMAIN_DEFINE_VALIDATE), ("autostart", 1)]
+    assert done["diff"] == checked["diff"]
+    conn.calls = []
+    for check_mode in (True, False):
+        again = run(conn, host_tree, check_mode=check_mode, autostart=True)
+        assert again["changed"] is False and again["autostart"] is True and again["differences"] == []
+        assert again["diff"]["before"] == again["diff"]["after"]
+        assert again["diff"]["before"].startswith("<!-- autostart: on -->\n")
+        assert conn.calls == []
+
+
+def test_autostart_alone_changes_only_the_flag(host_tree):
+    conn = FakeConn()
+    run(conn, host_tree, state="running")
+    conn.calls = []
+    checked = run(conn, host_tree, check_mode=True, state="running", autostart=True)
+    assert checked["changed"] is True and conn.calls == [] and conn.domain.autostart_flag is False
+    assert checked["differences"] == [
+        "autostart: off, wanted on (libvirt's flag beside the XML, set without redefining)"]
+    assert checked["autostart"] is True and checked["pending_restart"] is False
+    before, after = checked["diff"]["before"].split("\n"), checked["diff"]["after"].split("\n")
+    assert before[0] == "<!-- autostart: off -->" and after[0] == "<!-- autostart: on -->" and before[1:] == after[1:]
+    done = run(conn, host_tree, state="running", autostart=True)
+    assert done["changed"] is True and conn.calls == [("autostart", 1)] and conn.domain.autostart_flag is True
+    assert done["pending_restart"] is False and done["state"] == "running"
+    conn.calls = []
+    off = run(conn, host_tree, state="stopped", autostart=False)
+    assert off["changed"] is True and conn.calls == [("autostart", 0), "destroy"]
+    assert off["autostart"] is False and conn.domain.autostart_flag is False
+    assert off["differences"][-1].startswith("autostart: on, wanted off")
+
+
+def test_autostart_unset_leaves_the_flag_as_it_is(host_tree):
+    conn = FakeConn()
+    run(conn, host_tree)
+    conn.domain.autostart_flag = True          # set behind the module's back (virsh autostart)
+    conn.calls = []
+    kept = run(conn, host_tree, diff=True)
+    assert kept["changed"] is False and kept["autostart"] is True and conn.calls == []
+    assert "autostart" not in kept["diff"]["before"]
+    redefined = run(conn, host_tree, realtime={"mask": "0", "priority": 3})
+    assert redefined["changed"] is True and conn.calls == [("define", libvirt.VIR_DOMAIN_DEFINE_VALIDATE)]
+    assert redefined["autostart"] is True and not any(d.startswith("autostart") for d in redefined["differences"])
+
+
+def test_autostart_with_state_absent_is_refused_before_libvirt_is_opened(host_tree):
+    for value in (True, False):
+        opened = []
+        params = {"name": "vm", "uri": "qemu:///system", "state": "absent", "autostart": value}
+        with pytest.raises(OptionError) as info:
+            _domain.DomainManager(params, reader=host_tree, connect=opened.append).run()
+        assert info.value.option == "autostart" and opened == []
+        assert str(info.value).startswith("autostart=%r: state absent undefines the domain" % value)
+        assert "Fix: leave autostart out" in str(info.value)
+
+
+def test_autostart_refused_by_libvirt_names_domain_and_call(host_tree):
+    conn = FakeConn()
+    conn.fail_autostart = "Failed to create symlink '/etc/libvirt/qemu/autostart/vm.xml': Read-only file system"
+    with pytest.raises(LibvirtCallError) as info:
+        run(conn, host_tree, autostart=True)
+    assert str(info.value).startswith("libvirt could not set the autostart flag of domain 'vm': Failed to create symlink")

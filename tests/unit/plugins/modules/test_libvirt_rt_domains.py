@@ -168,8 +168,8 @@ def test_libvirt_calls_grow_linearly_with_the_domains(run, host):
         counts[count] = len(host.conn.calls)
     assert counts[20] - 1 == 4 * (counts[5] - 1)          # one listAllDomains, the rest per domain
     per_domain = (counts[5] - 1) // 5
-    # look-up, inactive XML, run state, and libvirt_rt_domain's read-back of both
-    assert per_domain <= 5, host.conn.calls
+    # look-up, inactive XML, run state, autostart flag, and libvirt_rt_domain's read-back of run state and XML
+    assert per_domain <= 6, host.conn.calls
 
 
 # --- per-item failures ---------------------------------------------------------------------
@@ -389,3 +389,68 @@ def test_state_absent_items_remove_their_domain(run, host):
     assert by_name(done)["rtv-a"]["changed"] and sorted(host.conn.domains) == ["rtv-b"]
     assert host.host_reads == 1  # rtv-b still needs the host's facts
     assert not run([{"name": "rtv-a", "state": "absent"}]).result["changed"] and host.host_reads == 0
+
+
+# --- autostart --------------------------------------------------------------------------------
+
+
+def test_autostart_per_item_check_real_check_real(run, host):
+    domains = [item("rtv-a", autostart=True), item("rtv-b", state="running", autostart=False), item("rtv-c")]
+    checked = run(domains, check=True, diff=True)
+    assert host.changes() == [] and host.conn.domains == {}
+    assert [d["autostart"] for d in checked.result["domains"]] == [True, False, False]
+    assert by_name(checked)["rtv-a"]["differences"][-1].startswith("autostart: off, wanted on")
+    assert by_name(checked)["rtv-a"]["diff"]["after"].startswith("<!-- autostart: on -->\n")
+    assert by_name(checked)["rtv-b"]["diff"]["after"].startswith("<!-- autostart: off -->\n")
+    assert "autostart" not in by_name(checked)["rtv-c"]["diff"]["after"]
+    done = run(domains, diff=True)
+    assert not done.failed and [d["autostart"] for d in done.result["domains"]] == [True, False, False]
+    assert host.changes() == [("define", "rtv-a"), ("autostart", "rtv-a"), ("define", "rtv-b"), ("create", "rtv-b"),
+                              ("define", "rtv-c")]
+    assert [host.conn.domains[n].autostart_flag for n in ("rtv-a", "rtv-b", "rtv-c")] == [True, False, False]
+    assert [d["diff"] for d in done.result["domains"]] == [d["diff"] for d in checked.result["domains"]]
+    for check in (True, False):
+        again = run(domains, check=check)
+        assert not again.result["changed"] and host.changes() == []
+        assert [d["autostart"] for d in again.result["domains"]] == [True, False, False]
+
+
+def test_autostart_alone_is_set_without_a_redefinition_and_shows_in_the_diff(run, host):
+    run([item("rtv-a", state="running"), item("rtv-b")])
+    flipped = [item("rtv-a", state="running", autostart=True), item("rtv-b")]
+    checked = run(flipped, check=True, diff=True)
+    assert by_name(checked)["rtv-a"]["changed"] and not by_name(checked)["rtv-b"]["changed"]
+    assert host.changes() == [] and host.conn.domains["rtv-a"].autostart_flag is False
+    (diff,) = checked.result["diff"]
+    assert diff["before_header"] == "domain rtv-a (inactive XML before)"
+    before, after = diff["before"].split("\n"), diff["after"].split("\n")
+    assert (before[0], after[0]) == ("<!-- autostart: off -->", "<!-- autostart: on -->") and before[1:] == after[1:]
+    done = run(flipped)
+    assert host.changes() == [("autostart", "rtv-a")] and host.conn.domains["rtv-a"].autostart_flag is True
+    assert not by_name(done)["rtv-a"]["pending_restart"] and by_name(done)["rtv-a"]["state"] == "running"
+    assert not run(flipped).result["changed"]
+    # unset again: the flag is left as libvirt has it
+    left = run([item("rtv-a", state="running"), item("rtv-b")])
+    assert not left.result["changed"] and by_name(left)["rtv-a"]["autostart"] is True
+
+
+def test_defaults_autostart_skips_absent_items_and_an_absent_item_cannot_ask_for_it(run, host):
+    run([item("rtv-a"), item("rtv-b")])
+    outcome = run([{"name": "rtv-a", "state": "absent"}, item("rtv-b")], defaults={"autostart": True})
+    assert not outcome.failed, outcome.result
+    assert sorted(host.conn.domains) == ["rtv-b"] and host.conn.domains["rtv-b"].autostart_flag is True
+    assert by_name(outcome)["rtv-a"]["autostart"] is None and by_name(outcome)["rtv-b"]["autostart"] is True
+    refused = run([{"name": "rtv-b", "state": "absent", "autostart": False}])
+    assert refused.failed and host.changes() == [] and host.opened == 0
+    assert refused.result["msg"] == (
+        "libvirt_rt_domains: 1 of 1 domains failed: domains[0] (rtv-b): autostart=False: state absent undefines the "
+        "domain, and libvirt drops its autostart flag with it. Fix: leave autostart out (or null) for state absent")
+
+
+def test_a_refused_autostart_fails_that_domain_after_its_define(run, host):
+    host.conn.fail_autostart["rtv-a"] = "Failed to create symlink: Permission denied"
+    outcome = run([item("rtv-a", autostart=True), item("rtv-b", autostart=True)])
+    state = by_name(outcome)
+    assert outcome.failed and state["rtv-a"]["failed"] and state["rtv-a"]["changed"] is True
+    assert "domains[0] (rtv-a): libvirt could not set the autostart flag of domain 'rtv-a'" in outcome.result["msg"]
+    assert state["rtv-b"]["autostart"] is True and host.conn.domains["rtv-b"].autostart_flag is True

@@ -167,6 +167,19 @@ def test_defaults_are_merged_under_each_domain():
     assert summary(plan["domains"]) == "a: vCPUs on CPUs 1 (node 0, auto), emulator on 0"
 
 
+def test_autostart_passes_through_to_the_module_options():
+    """A domain's own autostart and a default one reach libvirt_rt_domains; a default skips absent domains."""
+    plan = by_name(plan_domains(TEST_HOST, [dom("a", 1, autostart=False), dom("b", 1, cpus=None, realtime=None),
+                                            {"name": "gone", "state": "absent"},
+                                            {"name": "gone-too", "state": "absent", "autostart": True}],
+                                allow_unisolated=True, defaults={"autostart": True}))
+    assert plan["a"]["options"]["autostart"] is False
+    assert plan["b"]["options"]["autostart"] is True
+    assert "autostart" not in plan["gone"]["options"]
+    assert plan["gone-too"]["options"]["autostart"] is True   # asked for by the domain itself: the module refuses it
+    assert "autostart" not in by_name(plan_domains(TEST_HOST, [dom("c", 1)], allow_unisolated=True))["c"]["options"]
+
+
 def test_absent_and_unplaced_domains_pass_through():
     plan = by_name(plan_domains(TWO_NODES, [{"name": "gone", "state": "absent", "cpus": "auto", "vcpus": 99},
                                             {"name": "plain", "vcpus": 1}]))

@@ -41,13 +41,15 @@ def test_cyclictest_argv_keeps_kubevirt_parameters(duration, cpus, main_cpus, ta
     ([], []),
     (None, []),
     (["vm1"], [{"host": "vm1", "cpus": None, "main_cpus": None, "threads": 1, "subject": "guest vm1",
-                "argv": BASE + ["-D", "3", "-q", "-m"], "error": None}]),
+                "argv": BASE + ["-D", "3", "-q", "-m"], "error": None, "group": None, "skip": None}]),
     ([{"host": " vm2 ", "cpus": "3,1-2", "main_cpus": 0}],
      [{"host": "vm2", "cpus": "1-3", "main_cpus": "0", "threads": 3, "subject": "guest vm2 CPUs 1-3",
-       "argv": BASE + ["-D", "3", "-q", "-m", "-a", "1-3", "-t", "3", "--mainaffinity=0"], "error": None}]),
+       "argv": BASE + ["-D", "3", "-q", "-m", "-a", "1-3", "-t", "3", "--mainaffinity=0"], "error": None,
+       "group": None, "skip": None}]),
     ([{"host": "vm3", "cpus": [2, 4]}],
      [{"host": "vm3", "cpus": "2,4", "main_cpus": None, "threads": 2, "subject": "guest vm3 CPUs 2,4",
-       "argv": BASE + ["-D", "3", "-q", "-m", "-a", "2,4", "-t", "2"], "error": None}]),
+       "argv": BASE + ["-D", "3", "-q", "-m", "-a", "2,4", "-t", "2"], "error": None,
+       "group": None, "skip": None}]),
 ])
 def test_plan_guests_tables(guests, expected):
     assert plan_guests(guests, 3, inventory=["vm1", "vm2", "vm3"]) == expected
@@ -58,6 +60,46 @@ def test_plan_guests_marks_names_missing_from_the_inventory():
     assert [target["error"] for target in plan] == [
         None, "typo is not in the inventory; add it (with ansible_host and how to connect) or correct the name"]
     assert plan_guests(["anything"], 3)[0]["error"] is None
+
+
+GROUPS = {"all": ["kvm1", "vm1", "rt-a", "rt-b", "plain"], "rt_guests": ["rt-a", "vm1", "rt-b"], "empty": []}
+
+
+def test_plan_guests_adds_the_hosts_of_the_group_after_the_list():
+    plan = plan_guests([{"host": "vm1", "cpus": "1"}], 3, inventory=GROUPS["all"], group="rt_guests", groups=GROUPS)
+    assert [(t["host"], t["cpus"], t["group"], t["subject"]) for t in plan] == [
+        ("vm1", "1", None, "guest vm1 CPUs 1"),          # listed: keeps its entry, not measured twice
+        ("rt-a", None, "rt_guests", "guest rt-a"),
+        ("rt-b", None, "rt_guests", "guest rt-b")]
+    assert plan[1] == {"host": "rt-a", "cpus": None, "main_cpus": None, "threads": 1, "subject": "guest rt-a",
+                       "argv": BASE + ["-D", "3", "-q", "-m"], "error": None, "group": "rt_guests", "skip": None}
+    assert plan_guests([], 3, group="", groups=GROUPS) == [] and plan_guests([], 3, group=None) == []
+
+
+@pytest.mark.parametrize("group", ["empty", "no_such_group"])
+def test_a_group_without_hosts_is_one_skipped_target(group):
+    (target,) = plan_guests([], 3, inventory=GROUPS["all"], group=group, groups=GROUPS)
+    assert target["host"] is None and target["argv"] == [] and target["subject"] == "guests of group %s" % group
+    assert target["skip"] == ("the inventory has no host in group %s (no such group, or no host matched it), so no "
+                              "guest of it was measured; check rt_validate_guests_group and the inventory source "
+                              "that fills the group" % group)
+    state = guest_state(target, probe=SKIPPED)
+    assert state == {"next": "done", "status": "skip", "reason": target["skip"]}
+    outcome = guest_check(target, state)
+    assert outcome["check"]["status"] == "skip" and outcome["check"]["subject"] == "guests of group %s" % group
+    assert outcome["guest"]["group"] == group and outcome["guest"]["status"] == "skip"
+    assert outcome["guest"]["reason"] == target["skip"] and outcome["guest"]["cyclictest"] is None
+
+
+@pytest.mark.parametrize("group, groups, message", [
+    (["rt_guests"], GROUPS, "rt_validate_guests_group=['rt_guests']: expected the name of an inventory group"),
+    ("  ", GROUPS, "rt_validate_guests_group='  ': expected the name of an inventory group"),
+    ("rt_guests", {"rt_guests": "rt-a"}, "groups['rt_guests']='rt-a': expected the list of the group's hosts"),
+])
+def test_plan_guests_refuses_a_bad_group(group, groups, message):
+    with pytest.raises(OptionError) as info:
+        plan_guests([], 3, group=group, groups=groups)
+    assert str(info.value).startswith(message)
 
 
 @pytest.mark.parametrize("guests, duration, message", [
@@ -117,6 +159,12 @@ SKIPPED = {"skipped": True, "changed": False, "skip_reason": "Conditional result
      {"next": "done", "status": "fail", "reason": "could not run a command in guest vm1: MODULE FAILURE\nSee "
                                                   "stdout/stderr for the exact error: /bin/sh: 1: /usr/bin/python3: "
                                                   "not found"}),
+    # a connection plugin that fails the task (ignore_errors keeps the result):
+    # community.libvirt.libvirt_qemu in a domain without a guest agent
+    ({"failed": True, "msg": "Task failed: argument unsupported: QEMU guest agent is not configured"}, None, True,
+     False, {"next": "done", "status": "fail",
+             "reason": "could not run a command in guest vm1: Task failed: argument unsupported: QEMU guest agent "
+                       "is not configured"}),
     (SKIPPED, None, False, False, {"next": "done", "status": "fail", "reason": "guest vm1 was not looked at"}),
 ])
 def test_guest_state_tables(probe, install, allowed, check_mode, expected):
@@ -139,6 +187,7 @@ def test_guest_check_passes_and_keeps_the_histogram():
                                 "message": ""}
     guest = outcome["guest"]
     assert (guest["host"], guest["cpus"], guest["status"], guest["reason"]) == ("vm1", "1", "pass", "")
+    assert guest["group"] is None
     assert guest["argv"] == TARGET["argv"]
     assert guest["cyclictest"]["max_us"] == 37
     assert guest["cyclictest"]["histogram"] == [[2, 130], [3, 700], [4, 30], [5, 1]]
