@@ -121,7 +121,7 @@ def rt_validate_isolation_checks(isolation, rt_node, isolated=None, thp_allowed=
 
 def rt_validate_drift_checks(applied, rt_node, sysctls=None, kernel_args=None, reboot_pending=False, hugepages=None,
                              hugepages_default_size=None, hugetlbfs=True, runtime_sizes=None, sriov_pfs=None,
-                             sriov_vf_driver="vfio-pci"):
+                             sriov_vf_driver="vfio-pci", check_mode=False):
     """Checks that every value rt_host, hugepages and sriov applied still holds."""
     name = "rt_validate_drift_checks"
     _mapping(applied, name, "the 'applied' of realtime.virt.rt_isolation_info")
@@ -133,7 +133,8 @@ def rt_validate_drift_checks(applied, rt_node, sysctls=None, kernel_args=None, r
         return drift_checks(applied, rt_node, sysctls=sysctls, kernel_args=kernel_args,
                             reboot_pending=reboot_pending, hugepages=hugepages,
                             hugepages_default_size=hugepages_default_size, hugetlbfs=hugetlbfs,
-                            runtime_sizes=runtime_sizes, sriov_pfs=sriov_pfs, sriov_vf_driver=sriov_vf_driver)
+                            runtime_sizes=runtime_sizes, sriov_pfs=sriov_pfs, sriov_vf_driver=sriov_vf_driver,
+                            check_mode=bool(check_mode))
     except OptionError as exc:
         raise AnsibleFilterError("%s: %s" % (name, exc))
 

@@ -66,6 +66,18 @@ def test_sysctl_changed_by_hand_fails_from_what_to_what(tmp_path):
     assert "sysctl -w kernel.sched_rt_runtime_us=-1" in item["message"]
 
 
+def test_in_check_mode_a_difference_warns_and_a_match_still_passes(tmp_path):
+    # --check: rt_host and hugepages applied nothing before rt_validate, so a
+    # value the real run would set is not a drift to fail on.
+    result = checks(tmp_path, host_args={"sched_rt_runtime_us": 950000}, check_mode=True,
+                    sysctls={"kernel.sched_rt_runtime_us": "-1"}, kernel_args=ARGS, hugepages=PAGES,
+                    hugepages_default_size="1G")
+    item = result["sysctl kernel.sched_rt_runtime_us"]
+    assert (item["status"], item["expected"], item["observed"]) == ("warn", "-1", "950000")
+    assert item["message"].startswith("--check applies nothing, so this may be what the real run sets: drift: ")
+    assert result["hugepages 2M node 0"]["status"] == "pass"
+
+
 def test_sysctl_missing_from_the_kernel(tmp_path):
     applied, facts = host(tmp_path, sysctls=("kernel.no_such_knob",))
     item = drift_checks(applied, facts, sysctls={"kernel.no_such_knob": 1})[0]
