@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# Copyright: realtime.virt contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Build the collection tarball, install it into an empty collections path
 # and prove the installed copy works: its docs render, its filters load and
 # its facts module runs.  This is what `ansible-galaxy collection install`

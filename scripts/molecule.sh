@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# Copyright: realtime.virt contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Run `molecule test` for every scenario in extensions/molecule/ (or only
 # those named as arguments) against localhost, with this collection on
 # ANSIBLE_COLLECTIONS_PATH. Prints one line per scenario and ends with

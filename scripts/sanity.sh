@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# Copyright: realtime.virt contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Run `ansible-test sanity` on the collection, locally, with no containers
 # and no network beyond the package mirrors.
 #

@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# Copyright: realtime.virt contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Make sure hugetlbfs is mounted and virtlogd + libvirtd answer.
 # On a systemd host the services are started through systemctl; on a host
 # without an init system (containers, CI VMs) the daemons are started

@@ -1,4 +1,7 @@
 #!/bin/sh
+# Copyright: realtime.virt contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Render grub.cfg the way update-grub would, on a host without /boot/grub:
 # in a private mount namespace, bind an empty directory with a dummy kernel
 # over /boot, then run grub-mkconfig to $1. Nothing outside the namespace

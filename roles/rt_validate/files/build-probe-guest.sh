@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# Copyright: realtime.virt contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Build (once) the collection's small guest: the distribution kernel and an
 # initramfs holding busybox and cyclictest (with the libraries ldd names).
 # It is the latency probe of realtime.virt.rt_validate, and the guest the

@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# Copyright: realtime.virt contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Build the lab VM's Debian 12 disk image, or reuse the cached one.
 #
 #   build-image.sh CACHE_DIR
