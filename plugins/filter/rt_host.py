@@ -17,6 +17,7 @@ from ansible_collections.realtime.virt.plugins.module_utils._cpu.kernel_args imp
     grubby_entries,
     rt_kernel_args,
 )
+from ansible_collections.realtime.virt.plugins.module_utils._node.tuned import active_profiles, listed_profiles
 
 
 def _call(name, function, *args, **kwargs):
@@ -46,6 +47,16 @@ def rt_grubby_entries(text):
     return grubby_entries(text)
 
 
+def rt_tuned_profiles(text):
+    """``tuned-adm list`` output -> the names of the profiles tuned can load."""
+    return listed_profiles(text)
+
+
+def rt_tuned_active(text):
+    """``tuned-adm active`` output -> the names of the active profile(s)."""
+    return active_profiles(text)
+
+
 class FilterModule(object):
     """Real-time host filters."""
 
@@ -55,4 +66,6 @@ class FilterModule(object):
             "rt_kernel_args": rt_kernel_args_filter,
             "rt_kernel_args_compare": rt_kernel_args_compare,
             "rt_grubby_entries": rt_grubby_entries,
+            "rt_tuned_profiles": rt_tuned_profiles,
+            "rt_tuned_active": rt_tuned_active,
         }

@@ -144,3 +144,59 @@ def read_tuned(reader):
             options.update(unit_options)
     return {"installed": installed, "active": active, "files": loaded, "rules": scheduler_rules(options),
             "errors": errors}
+
+
+# tuned-adm list prints each profile as "- <name>", padded with spaces to
+# column 30, then "- <summary>" (tuned/admin/admin.py, _print_profiles, and
+# align_str of tuned/utils/commands.py). A name of 28 characters or more
+# gets no padding at all, so its summary follows right after it: "- <name>- <summary>".
+_LIST_HEADER = "Available profiles:"
+_SUMMARY_COLUMN = 30
+_ACTIVE_PREFIX = "Current active profile:"
+
+
+def _listed_name(line):
+    rest = line[2:]
+    words = rest.split()
+    if not words:
+        return None
+    name = words[0]
+    if name.endswith("-") and len("- " + name) > _SUMMARY_COLUMN and rest[len(name):len(name) + 1] == " ":
+        # the unpadded form: "- <long name>- <summary>"
+        name = name[:-1]
+    return name
+
+
+def listed_profiles(text):
+    """The profile names of ``tuned-adm list`` output, in the order listed.
+
+    Only the lines after ``Available profiles:`` that start with ``- `` are
+    entries; the list ends at the first other line (the active profile, or
+    tuned-adm's note that the daemon is not running).
+    """
+    names = []
+    in_list = False
+    for line in (text or "").splitlines():
+        if line.strip() == _LIST_HEADER:
+            in_list = True
+            continue
+        if not in_list:
+            continue
+        if not line.startswith("- "):
+            break
+        name = _listed_name(line)
+        if name:
+            names.append(name)
+    return names
+
+
+def active_profiles(text):
+    """The names of ``Current active profile: <names>`` in ``tuned-adm active`` (or ``list``) output.
+
+    Several names mean merged profiles. Empty when tuned-adm says no profile
+    is active, or prints only the preset profile of a daemon that does not run.
+    """
+    for line in (text or "").splitlines():
+        if line.startswith(_ACTIVE_PREFIX):
+            return line[len(_ACTIVE_PREFIX):].split()
+    return []

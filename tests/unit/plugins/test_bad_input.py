@@ -99,6 +99,8 @@ NEVER_REFUSE = {
     "rt_domain_summary": "a line of text per placed domain",
     "rt_grubby_entries": "parses grubby's output; lines it does not know are skipped",
     "rt_validate_cyclictest": "parses any text; a run without a summary gives error, not an exception",
+    "rt_tuned_profiles": "parses tuned-adm list; lines that are no profile entry are skipped",
+    "rt_tuned_active": "parses tuned-adm active; output without the active-profile line gives an empty list",
 }
 
 CASES = [

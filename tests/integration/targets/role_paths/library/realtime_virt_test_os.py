@@ -20,6 +20,10 @@ options:
     description: The OS family to report.
     type: str
     required: true
+  service_mgr:
+    description: The init system to report.
+    type: str
+    default: openrc
 author:
   - realtime.virt contributors (!UNKNOWN)
 """
@@ -28,9 +32,12 @@ from ansible.module_utils.basic import AnsibleModule
 
 
 def main():
-    module = AnsibleModule(argument_spec=dict(family=dict(type="str", required=True)), supports_check_mode=True)
+    module = AnsibleModule(argument_spec=dict(family=dict(type="str", required=True),
+                                              service_mgr=dict(type="str", default="openrc")),
+                           supports_check_mode=True)
     family = module.params["family"]
-    module.exit_json(changed=False, ansible_facts={"os_family": family, "distribution": family, "service_mgr": "openrc"})
+    module.exit_json(changed=False, ansible_facts={"os_family": family, "distribution": family,
+                                                   "service_mgr": module.params["service_mgr"]})
 
 
 if __name__ == "__main__":
