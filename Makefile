@@ -27,7 +27,7 @@ ifeq ($(filter $(COVERAGE_CALLBACK),$(subst $(comma), ,$(ANSIBLE_CALLBACKS_ENABL
 export ANSIBLE_CALLBACKS_ENABLED := $(if $(ANSIBLE_CALLBACKS_ENABLED),$(ANSIBLE_CALLBACKS_ENABLED)$(comma))$(COVERAGE_CALLBACK)
 endif
 
-.PHONY: help setup host venv collection services demo demo-clean test lint imports sanity units integration molecule lab build-check bench changelog clean coverage coverage-clean
+.PHONY: help setup host venv collection services demo demo-clean test lint imports sanity units matrix integration molecule lab build-check bench changelog clean coverage coverage-clean
 
 help:
 	@echo "make demo         set up this machine, then run playbooks/site.yml on localhost"
@@ -35,6 +35,7 @@ help:
 	@echo "make lab          set up, then only the lab scenario (a booted Debian VM: reboot, 1G pages, SR-IOV)"
 	@echo "make demo-clean   remove the domain make demo left running"
 	@echo "make coverage     which role tasks the tests recorded since coverage-clean ran (make test does both)"
+	@echo "make matrix       unit tests and sanity on the older ansible-core versions meta/runtime.yml claims"
 	@echo "make units | integration | molecule | lint | imports | sanity | build-check | bench | changelog | coverage-clean"
 
 setup: host venv collection services
@@ -72,7 +73,7 @@ demo-clean: services
 	fi
 
 # coverage-clean first and coverage last: the figure covers this run only.
-test: coverage-clean setup demo-clean lint imports sanity units build-check integration molecule coverage
+test: coverage-clean setup demo-clean lint imports sanity units matrix build-check integration molecule coverage
 	@echo "make test: every stage passed"
 
 lint: venv collection
@@ -88,6 +89,11 @@ sanity: venv collection
 
 units: venv collection
 	tests/unit/run.sh
+
+# Every ansible-core minor that requires_ansible claims below .venv's
+# (docs/testing.md, "The ansible-core version matrix").
+matrix: venv collection
+	tests/matrix/run.sh --quick
 
 build-check: venv
 	scripts/build-check.sh

@@ -11,11 +11,17 @@
 # it would download from a host this machine cannot reach; it first looks
 # in ~/.ansible/test/cache/get_pip_<version>.py, so a stand-in goes there
 # that bootstraps pip from the standard library's ensurepip instead.
+#
+# REALTIME_VIRT_SANITY_VENV names the virtualenv whose ansible-test runs
+# (default .venv); the version matrix (tests/matrix/run.sh) points it at the
+# virtualenv of an older ansible-core.  Each ansible-core version gets its
+# own copy of the tree, so versions can run side by side.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-venv="$top/.venv"
+venv="${REALTIME_VIRT_SANITY_VENV:-$top/.venv}"
 python="$venv/bin/python"
-dest="$top/.cache/sanity/ansible_collections/realtime/virt"
+core_version=$("$python" -c 'from ansible.release import __version__; print(__version__)')
+dest="$top/.cache/sanity/$core_version/ansible_collections/realtime/virt"
 
 pip_version=$("$python" - <<'PY'
 import re, ansible_test, os
@@ -55,5 +61,5 @@ git init -q
 git add -A
 git -c user.name=sanity -c user.email=sanity@localhost commit -q -m sanity --no-verify
 export PATH="$venv/bin:$PATH"
-echo "sanity: ansible-test sanity --local --python ${PYTHON_VERSION:-3.11}"
+echo "sanity: ansible-core $core_version: ansible-test sanity --local --python ${PYTHON_VERSION:-3.11} $*"
 ansible-test sanity --local --python "${PYTHON_VERSION:-3.11}" --color no "$@"

@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# The ansible-core version matrix: the unit tests and ansible-test sanity on
+# every ansible-core minor that meta/runtime.yml's requires_ansible claims,
+# below the one .venv pins (make units and make sanity test that one).
+#
+#   tests/matrix/run.sh [--quick] [MINOR...]     e.g. tests/matrix/run.sh 2.16
+#
+# Each minor runs in a plain virtualenv of its own, built from
+# tests/matrix/requirements-<minor>.txt (ansible-core's latest patch release
+# of that minor, plus requirements-common.txt) with .venv's Python.  The
+# virtualenvs are cached per machine, outside the checkout, under
+# ${XDG_CACHE_HOME:-~/.cache}/realtime-virt/matrix/<minor>-<key>, where <key>
+# is a hash of the pins and the Python: a clone reuses a virtualenv only when
+# it would have built the same one.  A lock per minor keeps two runs from
+# building one virtualenv at once.
+#
+# --quick leaves ansible-test's pylint out (make test runs it so; see
+# docs/testing.md for what each part costs and why).  Any version that is
+# missing, fails to install, fails a test or runs none fails the whole run.
+# Logs: tests/output/matrix/<minor>-{venv,units,sanity}.log.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top" || exit 1
+python="$top/.venv/bin/python"
+here="tests/matrix"
+logs="$top/tests/output/matrix"
+cache="${XDG_CACHE_HOME:-$HOME/.cache}/realtime-virt/matrix"
+sanity_args=()
+wanted=()
+for arg in "$@"; do
+  case "$arg" in
+    --quick) sanity_args=(--skip-test pylint) ;;
+    -*) echo "matrix: unknown option $arg" >&2; exit 2 ;;
+    *) wanted+=("$arg") ;;
+  esac
+done
+mkdir -p "$logs" "$cache"
+
+# The minors to run: from requires_ansible's lower bound up to, not
+# including, .venv's ansible-core.  Each needs its requirements file, and a
+# requirements file for a minor outside that range is stale.
+claimed=$("$python" - "$here" <<'PY'
+import glob, os, re, sys
+import yaml
+from ansible.release import __version__
+
+here = sys.argv[1]
+spec = yaml.safe_load(open("meta/runtime.yml"))["requires_ansible"]
+low = re.search(r">=\s*2\.(\d+)", spec)
+if not low:
+    sys.exit("matrix: cannot read a lower bound >=2.N from requires_ansible %r" % spec)
+main = int(__version__.split(".")[1])
+claimed = ["2.%d" % minor for minor in range(int(low.group(1)), main)]
+present = sorted(re.search(r"requirements-(2\.\d+)\.txt$", path).group(1)
+                 for path in glob.glob(os.path.join(here, "requirements-2.*.txt")))
+missing = [minor for minor in claimed if minor not in present]
+stale = [minor for minor in present if minor not in claimed]
+if missing:
+    sys.exit("matrix: requires_ansible %r claims ansible-core %s, which has no %s/requirements-<minor>.txt"
+             % (spec, ", ".join(missing), here))
+if stale:
+    sys.exit("matrix: %s/requirements-%s.txt is outside requires_ansible %r below .venv's %s: remove it"
+             % (here, "/".join(stale), spec, __version__))
+print(" ".join(claimed))
+PY
+) || exit 1
+if [ "${#wanted[@]}" -eq 0 ]; then
+  read -r -a wanted <<<"$claimed"
+fi
+if [ "${#wanted[@]}" -eq 0 ]; then
+  echo "matrix: requires_ansible claims no ansible-core minor below .venv's; nothing would run" >&2
+  exit 1
+fi
+for minor in "${wanted[@]}"; do
+  if [ ! -f "$here/requirements-$minor.txt" ]; then
+    echo "matrix: no $here/requirements-$minor.txt (the matrix has: $claimed)" >&2
+    exit 1
+  fi
+done
+
+# The virtualenv of one minor, built when missing; prints its path.
+venv_for() {
+  local minor=$1 key venv
+  key=$( (cat "$here/requirements-$minor.txt" "$here/requirements-common.txt"
+          "$python" -c 'import sys; print(sys.version); print(sys._base_executable)') | sha256sum | cut -c1-12)
+  venv="$cache/$minor-$key"
+  (
+    flock 9
+    [ -f "$venv/.complete" ] && exit 0
+    echo "matrix: $minor: building $venv" >&2
+    rm -rf "$venv"
+    "$python" -m venv "$venv" &&
+      "$venv/bin/python" -m pip install --disable-pip-version-check -r "$here/requirements-$minor.txt" &&
+      "$venv/bin/python" -c "import sys; from ansible.release import __version__ as v; \
+sys.exit(0 if v.startswith('$minor.') else 'ansible-core %s installed, not $minor' % v)" &&
+      touch "$venv/.complete"
+  ) 9>"$cache/$minor.lock" >"$logs/$minor-venv.log" 2>&1 || {
+    tail -n 20 "$logs/$minor-venv.log" >&2
+    echo "matrix: $minor: building the virtualenv failed (log: $logs/$minor-venv.log)" >&2
+    return 1
+  }
+  echo "$venv"
+}
+
+# One stage of one minor: its output goes to a log, a line says how it went.
+stage() {
+  local minor=$1 name=$2 start rc summary
+  shift 2
+  start=$(date +%s)
+  "$@" >"$logs/$minor-$name.log" 2>&1
+  rc=$?
+  if [ "$rc" -ne 0 ]; then
+    tail -n 40 "$logs/$minor-$name.log"
+    echo "matrix: $minor: $name FAILED (exit $rc, $(( $(date +%s) - start )) s, log: $logs/$minor-$name.log)"
+    return 1
+  fi
+  summary=$(summary "$name" "$logs/$minor-$name.log") || {
+    echo "matrix: $minor: $name exited 0 but ran no test (log: $logs/$minor-$name.log)"
+    return 1
+  }
+  echo "matrix: $minor: $name passed in $(( $(date +%s) - start )) s ($summary)"
+}
+
+# What a passed stage ran, read from its log; fails when it ran nothing.
+summary() {
+  local count
+  case "$1" in
+    units) grep -E '^[0-9]+ passed' "$2" | tail -n 1 | grep . ;;
+    sanity)
+      count=$(grep -c '^Running sanity test' "$2")
+      [ "$count" -gt 0 ] && echo "$count sanity tests" ;;
+  esac
+}
+
+echo "matrix: ansible-core ${wanted[*]} (requires_ansible claims $claimed and .venv's version)"
+failed=()
+start=$(date +%s)
+for minor in "${wanted[@]}"; do
+  venv=$(venv_for "$minor") || { failed+=("$minor"); continue; }
+  ok=1
+  PATH="$venv/bin:$PATH" stage "$minor" units tests/unit/run.sh || ok=0
+  REALTIME_VIRT_SANITY_VENV="$venv" stage "$minor" sanity scripts/sanity.sh "${sanity_args[@]}" || ok=0
+  [ "$ok" -eq 1 ] || failed+=("$minor")
+done
+if [ "${#failed[@]}" -ne 0 ]; then
+  echo "matrix: FAILED on ansible-core ${failed[*]} ($(( $(date +%s) - start )) s)"
+  exit 1
+fi
+echo "matrix: ansible-core ${wanted[*]} passed ($(( $(date +%s) - start )) s)"
