@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# Copyright: realtime.virt contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The ansible-core version matrix: the unit tests and ansible-test sanity on
 # every ansible-core minor that meta/runtime.yml's requires_ansible claims,
 # below the one .venv pins (make units and make sanity test that one).
