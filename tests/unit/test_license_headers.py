@@ -16,6 +16,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import itertools
 import os
 import subprocess
 
@@ -44,6 +45,6 @@ def test_the_walk_finds_each_kind_of_file():
 @pytest.mark.parametrize("path", tracked())
 def test_file_names_its_licence_near_the_top(path):
     with open(os.path.join(TOP, path), encoding="utf-8") as handle:
-        head = [next(handle, "") for _ in range(HEAD_LINES)]
+        head = list(itertools.islice(handle, HEAD_LINES))
     assert any(line.startswith("#") and MARK in line for line in head), (
         "%s: no '# %s' in its first %d lines" % (path, MARK, HEAD_LINES))
