@@ -21,6 +21,11 @@ description:
     from its current driver and writing its address to C(/sys/bus/pci/drivers_probe);
     then the module checks the VF really is on O(driver). IOMMU group numbers are not
     used, they may change across reboots; PCI addresses do not.
+  - VFs the module creates are not probed by their own driver first - the PF's
+    C(sriov_drivers_autoprobe) is 0 while they appear and back to 1 once each has its
+    C(driver_override), before any probe - so no such driver can let a VF go later and
+    unbind it from O(driver) (the nvme driver of Linux 6.1 does with an NVMe VF it cannot
+    bring up).
   - With O(persist) the PF's line in O(state_file) records the count and driver, so the
     boot-time unit of the C(realtime.virt.sriov) role recreates the VFs and bindings at boot.
     The file is replaced atomically (temporary file, then rename).

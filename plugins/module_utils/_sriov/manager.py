@@ -12,7 +12,15 @@ The kernel's generic SR-IOV interface, as the PCI core documents it:
 * a VF goes to a chosen driver by writing the driver's name to its
   ``driver_override``, unbinding it from its current driver and writing its
   address to ``/sys/bus/pci/drivers_probe``.  Addresses do not change
-  across reboots; IOMMU group numbers may, so nothing here uses them.
+  across reboots; IOMMU group numbers may, so nothing here uses them;
+* the PF's ``sriov_drivers_autoprobe`` (Linux 4.12 and later) decides
+  whether new VFs are probed by their own driver as they appear.  It is
+  turned off while VFs are created and back on once each new VF's
+  ``driver_override`` is set, before any probe: a VF's own driver never
+  binds it, so it cannot give the VF up later either.  The nvme driver of
+  Linux 6.1 does that with a VF it cannot bring up: its failed reset queues
+  a work item that releases whatever driver the VF is on when it runs,
+  which can be after the VF was unbound from nvme and bound to vfio-pci.
 
 facts (:func:`read_pf`) -> plan (:meth:`SriovVfs.plan`) -> apply (the
 writes) -> verify (read back, every VF on the wanted driver).
@@ -32,6 +40,7 @@ from ansible_collections.realtime.virt.plugins.module_utils._kernel.writer impor
 from ansible_collections.realtime.virt.plugins.module_utils._sriov import statefile
 
 DRIVER_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+AUTOPROBE = "sriov_drivers_autoprobe"
 _VANISHED = (errno.ENOENT, errno.ENODEV, errno.ENXIO)
 
 
@@ -111,6 +120,7 @@ class SriovVfs(object):
         self.actions = []
         self.attempt = None
         self.warnings = []
+        self.autoprobe_held = False
 
     # -- writes ------------------------------------------------------------
     def _write(self, path, value, what):
@@ -147,7 +157,8 @@ class SriovVfs(object):
                           "meanwhile. %s" % (vf["pci_address"], vf["index"], self.pf, when, self.driver, self._done()),
                           "run again")
 
-    def _bind(self, vf):
+    def _bind(self, vf, probe=True):
+        """Bind ``vf`` to the driver; with ``probe`` False only set its driver_override."""
         address = vf["pci_address"]
         if not pci.exists(self.reader, address):
             raise self._vanished(vf, "before")
@@ -155,6 +166,9 @@ class SriovVfs(object):
             if vf["driver_override"] != self.driver:
                 self._write(pci.device_path(address, "driver_override"), self.driver,
                             "make %s prefer %s" % (address, self.driver))
+                vf["driver_override"] = self.driver
+            if not probe:
+                return
             if vf["driver"] != self.driver:
                 current = vf["driver"]
                 if not self.check_mode:
@@ -227,11 +241,39 @@ class SriovVfs(object):
             new_text = statefile.render(wanted)
         return old_text, new_text, entries, wanted
 
+    def _hold_autoprobe(self):
+        """Turn the PF's VF autoprobe off for the VFs about to be created, when it is on."""
+        path = pci.device_path(self.pf, AUTOPROBE)
+        if self.reader.read_int(path, optional=True) != 1:
+            return  # off already, or a kernel without it (before 4.12)
+        try:
+            self._write(path, 0, "turn VF autoprobe of %s off" % self.pf)
+        except (IOError, OSError) as error:
+            raise ApplyError("writing 0 to %s failed (%s). %s" % (path, error.strerror or error, self._done()),
+                             "check the kernel log")
+        self.autoprobe_held = True
+
+    def _release_autoprobe(self, failing=False):
+        """Turn the PF's VF autoprobe back on; while failing, a second failure is only recorded."""
+        if not self.autoprobe_held:
+            return
+        self.autoprobe_held = False
+        path = pci.device_path(self.pf, AUTOPROBE)
+        try:
+            self._write(path, 1, "turn VF autoprobe of %s back on" % self.pf)
+        except (IOError, OSError) as error:
+            what = "writing 1 to %s failed (%s)" % (path, error.strerror or error)
+            if failing:
+                self.actions.append("%s: new VFs of %s are not probed until it is 1" % (what, self.pf))
+                return
+            raise ApplyError("%s. %s" % (what, self._done()), "write 1 to it, then check the kernel log")
+
     def _apply_count(self, before, count):
         if count != before["sriov_numvfs"]:
             if before["sriov_numvfs"] != 0:
                 self._set_numvfs(0)
             if count != 0:
+                self._hold_autoprobe()
                 self._set_numvfs(count)
         if self.check_mode:
             return self._predict(before, count)
@@ -256,7 +298,16 @@ class SriovVfs(object):
             before = dict(before, sriov_numvfs=0, vfs=[])
         count = self._wanted_count(before)
         old_text, new_text, entries, wanted = self._state_files(count)
-        after = self._apply_count(before, count)
+        try:
+            after = self._apply_count(before, count)
+            if self.autoprobe_held and not self.check_mode:
+                # the new VFs are on no driver: name theirs before autoprobe is back
+                for vf in after["vfs"]:
+                    self._bind(vf, probe=False)
+        except Exception:
+            self._release_autoprobe(failing=True)
+            raise
+        self._release_autoprobe()
         for vf in after["vfs"]:
             if vf["driver"] != self.driver or vf["driver_override"] != self.driver:
                 self._bind(vf)

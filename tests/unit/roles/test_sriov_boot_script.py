@@ -139,3 +139,35 @@ def test_a_refused_services_write_still_brings_the_device_up(boot):
     assert out.returncode == 1
     assert "writing 'dc'" in out.stdout
     assert read(os.path.join(qat, "state")) == "up"
+
+
+def test_new_vfs_are_created_with_autoprobe_off_until_their_override_is_set(boot):
+    # As sriov_vfs does: a VF's own driver never takes a new VF, so it cannot
+    # give it up later (unbinding the driver the script bound it to).
+    tree, run = boot
+    tree.set_numvfs(PF, 2, [None, None])
+    vfs = tree.vfs(PF)
+    out = run(state=[PF + " 4 vfio-pci"])
+    assert out.returncode == 0, out.stdout + out.stderr
+    pf = os.path.relpath(tree.device_dir(PF), tree.sys)
+    # the plain tree keeps its 2 VFs whatever count is written
+    assert out.writes == [(pf + "/sriov_numvfs", "0"), (pf + "/sriov_drivers_autoprobe", "0"),
+                          (pf + "/sriov_numvfs", "4")] + \
+        [(os.path.relpath(tree.device_dir(vf), tree.sys) + "/driver_override", "vfio-pci") for vf in vfs] + \
+        [(pf + "/sriov_drivers_autoprobe", "1")] + \
+        [("bus/pci/drivers_probe", vf) for vf in vfs]
+    assert read(os.path.join(tree.device_dir(PF), "sriov_drivers_autoprobe")) == "1"
+
+
+def test_autoprobe_already_off_or_missing_is_left_alone(boot):
+    tree, run = boot
+    autoprobe = os.path.join(tree.device_dir(PF), "sriov_drivers_autoprobe")
+    with open(autoprobe, "w") as handle:
+        handle.write("0\n")
+    out = run(state=[PF + " 2 vfio-pci"])
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert not [path for path, value in out.writes if path.endswith("sriov_drivers_autoprobe")]
+    os.remove(autoprobe)    # a kernel before 4.12
+    out = run(state=[PF + " 3 vfio-pci"])
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert not [path for path, value in out.writes if path.endswith("sriov_drivers_autoprobe")]

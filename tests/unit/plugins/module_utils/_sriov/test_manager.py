@@ -147,7 +147,10 @@ def test_partial_creation_reports_progress(host):
     kernel.partial[PF] = 3
     with pytest.raises(ApplyError) as info:
         run(host, 4)
-    assert "Done before the failure: nothing" in str(info.value)
+    done = str(info.value).split("Done before the failure: ")[1]
+    assert done.startswith("turn VF autoprobe of %s off: write '0'" % PF) and ";" not in done
+    # turned back on all the same
+    assert open(os.path.join(tree.device_dir(PF), "sriov_drivers_autoprobe")).read().strip() == "1"
     assert not os.path.exists(state)
 
 
@@ -205,7 +208,9 @@ def test_vf_gone_before_its_turn(host):
     with pytest.raises(ApplyError) as info:
         run(host, 2)
     assert "VF 0000:3d:00.2 (virtfn1 of 0000:3d:00.0) vanished before it could be bound" in str(info.value)
-    assert "probe 0000:3d:00.1" in str(info.value)
+    # new VFs: every driver_override is written before the first probe
+    assert "make 0000:3d:00.1 prefer vfio-pci" in str(info.value) and "probe 0000:3d:00.1" not in str(info.value)
+    assert open(os.path.join(tree.device_dir(PF), "sriov_drivers_autoprobe")).read().strip() == "1"
     assert not os.path.exists(state)
 
 
@@ -277,3 +282,66 @@ def test_persist_false_leaves_no_file(host):
     tree, kernel, state = host
     result = run(host, 2, persist=False)
     assert result["state_file"] is None and not os.path.exists(state)
+
+
+NVME_PF = "0000:00:03.0"
+
+
+@pytest.fixture
+def nvme_host(tmp_path):
+    # QEMU's emulated NVMe controller under Linux 6.1 (the lab VM): nvme
+    # autoprobes every new VF, cannot bring it up (no resources assigned),
+    # and lets it go later from a work item that releases whatever driver
+    # the VF is on by then.
+    tree = qat_trees.PciTree(str(tmp_path / "root"))
+    tree.add_driver("vfio-pci")
+    tree.add_pf(NVME_PF, "0010", "0010", 4, driver="nvme", vf_autoprobe_driver="nvme")
+    kernel = FakeKernel(tree)
+    kernel.late_release.add("nvme")
+    return tree, kernel, str(tmp_path / "sriov-vfs.conf")
+
+
+def test_new_vfs_are_not_autoprobed_so_a_late_release_cannot_unbind_them(nvme_host):
+    tree, kernel, state = nvme_host
+    first = run(nvme_host, 2, pf=NVME_PF)
+    assert first["changed"] is True
+    kernel.run_work()   # the kernel's work items, after the module's last read
+    assert [tree.driver_of(vf) for vf in tree.vfs(NVME_PF)] == ["vfio-pci"] * 2
+    autoprobe = os.path.join(tree.device_dir(NVME_PF), "sriov_drivers_autoprobe")
+    assert open(autoprobe).read().strip() == "1"
+    # autoprobe off while the VFs appear, back on once each carries its
+    # driver_override and before any probe; nothing was ever unbound
+    writes = [(path.rsplit("/", 1)[-1], value) for path, value in kernel.log]
+    assert writes == [("sriov_drivers_autoprobe", "0"), ("sriov_numvfs", "2"),
+                      ("driver_override", "vfio-pci"), ("driver_override", "vfio-pci"),
+                      ("sriov_drivers_autoprobe", "1"),
+                      ("drivers_probe", "0000:00:03.1"), ("drivers_probe", "0000:00:03.2")]
+    del kernel.log[:]
+    second = run(nvme_host, 2, pf=NVME_PF)
+    assert second["changed"] is False and second["actions"] == [] and kernel.log == []
+
+
+@pytest.mark.parametrize("autoprobe", ["0", None])
+def test_autoprobe_off_or_missing_is_left_alone(nvme_host, autoprobe):
+    tree, kernel, state = nvme_host
+    path = os.path.join(tree.device_dir(NVME_PF), "sriov_drivers_autoprobe")
+    if autoprobe is None:
+        os.remove(path)     # a kernel before 4.12: the VFs autoprobe, as before
+    else:
+        with open(path, "w") as handle:
+            handle.write(autoprobe + "\n")
+    run(nvme_host, 2, pf=NVME_PF)
+    assert not [entry for entry in kernel.log if entry[0].endswith("sriov_drivers_autoprobe")]
+    assert [tree.driver_of(vf) for vf in tree.vfs(NVME_PF)] == ["vfio-pci"] * 2
+
+
+def test_autoprobe_not_restored_while_failing_is_reported(nvme_host):
+    tree, kernel, state = nvme_host
+    kernel.fail[("sriov_numvfs", "2")] = errno.EIO
+    kernel.fail[("sriov_drivers_autoprobe", "1")] = errno.EIO
+    manager = SriovVfs(NVME_PF, 2, state_file=state, root=tree.root, writer=kernel)
+    # the first failure is the one reported; the second is in the actions
+    with pytest.raises(ApplyError, match="writing 2 to .*sriov_numvfs failed"):
+        manager.run()
+    assert manager.actions[-1].startswith("writing 1 to /sys/bus/pci/devices/%s/sriov_drivers_autoprobe failed" % NVME_PF)
+    assert manager.actions[-1].endswith("new VFs of %s are not probed until it is 1" % NVME_PF)
