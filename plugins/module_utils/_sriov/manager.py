@@ -276,6 +276,10 @@ class SriovVfs(object):
                 self._hold_autoprobe()
                 self._set_numvfs(count)
         if self.check_mode:
+            if count == before["sriov_numvfs"]:
+                # the VFs stay: the bind step then predicts from what each
+                # has now (a VF that lost its driver is probed again)
+                return dict(before, vfs=[dict(vf) for vf in before["vfs"]])
             return self._predict(before, count)
         after = read_pf(self.reader, self.pf)
         if count and len(after["vfs"]) > count and len(after["vfs"]) == before["sriov_totalvfs"]:

@@ -70,6 +70,22 @@ def test_check_mode_predicts_and_writes_nothing(host):
     assert run(host, 4, check_mode=True)["changed"] is False
 
 
+def test_check_mode_predicts_the_rebind_of_a_vf_that_lost_its_driver(host):
+    tree, kernel, state = host
+    run(host, 4)
+    lost = tree.vfs(PF)[2]
+    kernel.write("/sys/bus/pci/devices/%s/driver/unbind" % lost, lost)   # released behind our back
+    assert tree.driver_of(lost) is None
+    del kernel.log[:]
+    check = run(host, 4, check_mode=True)
+    assert kernel.log == [] and tree.driver_of(lost) is None
+    assert check["changed"] is True and check["actions"] == ["probe %s: write %r to /sys/bus/pci/drivers_probe" % (lost, lost)]
+    real = run(host, 4)
+    assert tree.driver_of(lost) == "vfio-pci"
+    assert real["changed"] is True and real["actions"] == check["actions"]
+    assert kernel.log == [("/sys/bus/pci/drivers_probe", lost)]
+
+
 def test_different_count_goes_through_zero(host):
     tree, kernel, state = host
     run(host, 4)
