@@ -24,7 +24,9 @@ tuned-adm (tuned/admin/admin.py): list prints "Available profiles:", one
 the active profile line; active prints "Current active profile: <name>"
 (exit 0) or "No current active profile." (exit 1); profile <name> makes a
 known profile active, else "Requested profile '<name>' doesn't exist." and
-exit 1.
+exit 1. The known profiles are those of tuned.json plus, as tuned's locator
+finds them, every <dir>/<name>/tuned.conf of its "profile_dirs" (the
+summary from the [main] section).
 
 systemctl: show <unit> prints the properties of a loaded, running unit;
 restart <unit> records the restart. Nothing real is started.
@@ -34,6 +36,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import configparser
 import json
 import os
 import sys
@@ -147,12 +150,25 @@ def _print_active(active):
     return 1
 
 
+def _tuned_profiles(data):
+    profiles = dict(data["profiles"])
+    for directory in data.get("profile_dirs", []):
+        for name in sorted(os.listdir(directory)) if os.path.isdir(directory) else []:
+            conf = os.path.join(directory, name, "tuned.conf")
+            if os.path.isfile(conf):
+                parser = configparser.ConfigParser(delimiters=("=",), inline_comment_prefixes=("#",), strict=False)
+                parser.read(conf)
+                profiles[name] = parser.get("main", "summary", fallback="")
+    return profiles
+
+
 def tuned_adm(state, argv):
     data = _load(state, "tuned.json", {"profiles": {}, "active": None})
+    profiles = _tuned_profiles(data)
     if argv == ["list"]:
         print("Available profiles:")
-        for name in sorted(data["profiles"]):
-            summary = data["profiles"][name]
+        for name in sorted(profiles):
+            summary = profiles[name]
             label = "- %s" % name
             print(label + " " * (30 - len(label)) + "- " + summary if summary else label)
         _print_active(data["active"])
@@ -161,7 +177,7 @@ def tuned_adm(state, argv):
         return _print_active(data["active"])
     if len(argv) >= 2 and argv[0] == "profile":
         name = " ".join(argv[1:])
-        if name not in data["profiles"]:
+        if name not in profiles:
             return _fail("Requested profile '%s' doesn't exist." % name)
         data["active"] = name
         _save(state, "tuned.json", data)
