@@ -14,6 +14,8 @@ PACKAGES=(
   debootstrap fdisk grub-pc-bin grub2-common udev e2fsprogs mount openssh-client iproute2
   # the fake QAT host of tests/integration (mfusepy loads libfuse.so.2)
   libfuse2
+  # a real browser that draws the fleet report (tests/report/screenshot.py)
+  chromium
 )
 missing=()
 for pkg in "${PACKAGES[@]}"; do

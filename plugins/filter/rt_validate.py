@@ -15,6 +15,7 @@ from ansible_collections.realtime.virt.plugins.module_utils._validate.checks imp
 from ansible_collections.realtime.virt.plugins.module_utils._validate.cyclictest import latency_check, parse_cyclictest
 from ansible_collections.realtime.virt.plugins.module_utils._validate.drift import drift_checks
 from ansible_collections.realtime.virt.plugins.module_utils._validate.guests import guest_check, guest_state, plan_guests
+from ansible_collections.realtime.virt.plugins.module_utils._validate.html import render_html
 from ansible_collections.realtime.virt.plugins.module_utils._validate.isolation import isolation_checks
 from ansible_collections.realtime.virt.plugins.module_utils._validate.report import build_report
 
@@ -139,6 +140,19 @@ def rt_validate_drift_checks(applied, rt_node, sysctls=None, kernel_args=None, r
         raise AnsibleFilterError("%s: %s" % (name, exc))
 
 
+def rt_validate_html(reports, title="rt_validate fleet report", generated=""):
+    """One self-contained HTML page (fleet table, checks, SVG histograms) for the JSON reports of many hosts."""
+    if not isinstance(reports, list) or not all(isinstance(r, dict) for r in reports):
+        raise AnsibleFilterError("rt_validate_html: expected a list of rt_validate JSON reports (one mapping per "
+                                 "host), got %s" % type(reports).__name__)
+    for report in reports:
+        if not isinstance(report.get("measurements", []), list) or not isinstance(report.get("checks", []), list):
+            raise AnsibleFilterError("rt_validate_html: the report of %r has 'checks' or 'measurements' that is not "
+                                     "a list; give the documents rt_validate writes (rt_validate_report_path)"
+                                     % report.get("host"))
+    return render_html(reports, title=str(title), generated=str(generated or ""))
+
+
 class FilterModule(object):
     """rt_validate filters."""
 
@@ -153,4 +167,5 @@ class FilterModule(object):
             "rt_validate_guest_check": rt_validate_guest_check,
             "rt_validate_isolation_checks": rt_validate_isolation_checks,
             "rt_validate_drift_checks": rt_validate_drift_checks,
+            "rt_validate_html": rt_validate_html,
         }

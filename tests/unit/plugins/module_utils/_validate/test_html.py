@@ -1,0 +1,206 @@
+# -*- coding: utf-8 -*-
+# Copyright: realtime.virt contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The fleet report page, parsed back with lxml and checked against literal inputs."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+
+import lxml.html
+import pytest
+
+from ansible.errors import AnsibleFilterError
+
+from ansible_collections.realtime.virt.plugins.filter.rt_validate import rt_validate_html
+from ansible_collections.realtime.virt.plugins.module_utils._validate.cyclictest import parse_cyclictest
+from ansible_collections.realtime.virt.plugins.module_utils._validate.html import percentile, render_html
+
+FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "..", "fixtures", "cyclictest")
+
+
+def measurement(subject, histogram, threshold=40, status="pass", overflows=0, kind="host"):
+    return {"subject": subject, "kind": kind, "status": status, "threshold_us": threshold,
+            "cyclictest": {"max_us": max([b[0] for b in histogram] or [0]), "avg_us": 3, "min_us": 1,
+                           "histogram": histogram, "overflows": [overflows]}}
+
+
+def report(host, measurements=(), checks=None, passed=True):
+    checks = checks if checks is not None else [
+        {"subject": "domain vm1", "check": "real-time vCPUs pinned", "expected": "one host CPU each",
+         "observed": "vCPU 0 on 2", "status": "pass", "message": ""}]
+    counts = {"pass": 0, "fail": 0, "warn": 0, "skip": 0}
+    for item in checks:
+        counts[item["status"]] += 1
+    return {"host": host, "passed": passed, "counts": counts, "checks": checks, "failures": [],
+            "measurements": list(measurements)}
+
+
+def page(reports):
+    return lxml.html.fromstring(rt_validate_html(reports))
+
+
+def svg_number(element, name):
+    return float(element.get(name))
+
+
+class TestPercentile:
+    def test_the_bucket_that_holds_the_999th_sample_in_1000(self):
+        assert percentile([[1, 10], [2, 989], [5, 1]], 0.999) == 2
+
+    def test_the_last_sample_moves_it_to_the_last_bucket(self):
+        assert percentile([[1, 10], [2, 988], [5, 2]], 0.999) == 5
+
+    def test_buckets_are_sorted_and_empty_ones_ignored(self):
+        assert percentile([[7, 1], [3, 0], [1, 999]], 0.999) == 1
+        assert percentile([[7, 2], [1, 998]], 0.999) == 7
+
+    def test_inside_the_overflows_it_is_unknown(self):
+        assert percentile([[1, 990]], 0.999, overflows=10) is None
+
+    def test_no_samples_no_percentile(self):
+        assert percentile([], 0.999) is None
+        assert percentile([[4, 0]], 0.5) is None
+
+
+class TestFleetTable:
+    def test_one_row_per_host_sorted_with_a_link_to_its_section(self):
+        root = page([report("node-b"), report("node-a", passed=False)])
+        rows = root.xpath('//table[@class="fleet"]/tbody/tr')
+        assert [r.get("data-host") for r in rows] == ["node-a", "node-b"]
+        for row in rows:
+            target = row.xpath(".//a/@href")[0]
+            assert target.startswith("#")
+            assert root.xpath('//section[@id="%s"]' % target[1:])
+        assert rows[0].xpath('./td[2]/span/@class') == ["fail"]
+        assert rows[1].xpath('./td[2]/span/@class') == ["pass"]
+
+    def test_counts_domains_and_percentiles_are_shown(self):
+        checks = [
+            {"subject": "domain vm1", "check": "a", "expected": "", "observed": "", "status": "pass", "message": ""},
+            {"subject": "domain vm2", "check": "b", "expected": "", "observed": "", "status": "fail", "message": "x"},
+            {"subject": "domain vm1", "check": "c", "expected": "", "observed": "", "status": "warn", "message": ""},
+            {"subject": "host", "check": "d", "expected": "", "observed": "", "status": "skip", "message": ""},
+        ]
+        root = page([report("h1", [measurement("host isolated CPUs 2-3", [[2, 500], [9, 499], [30, 1]])],
+                            checks=checks, passed=False)])
+        cells = [c.text_content() for c in root.xpath('//table[@class="fleet"]/tbody/tr/td')]
+        assert cells[2] == "vm1, vm2"
+        assert cells[3:7] == ["1", "1", "1", "1"]
+        # max 30, avg 3 (from the parsed run), 99.9th percentile 9 (999 of 1000 samples at or below 9 us)
+        assert "host isolated CPUs 2-3: 30 us / 3 us / 9 us" in cells[7]
+
+    def test_a_host_without_measurements_still_gets_a_row(self):
+        root = page([report("quiet")])
+        assert len(root.xpath('//table[@class="fleet"]/tbody/tr')) == 1
+        assert not root.xpath("//svg")
+
+
+class TestHistograms:
+    def test_one_svg_per_measurement_and_one_bar_per_non_empty_bucket(self):
+        root = page([report("h1", [measurement("host", [[2, 5], [3, 0], [8, 1]]),
+                                   measurement("probe guest", [[4, 100]], kind="probe")])])
+        svgs = root.xpath('//svg[@class="histogram"]')
+        assert [s.get("data-subject") for s in svgs] == ["host", "probe guest"]
+        assert [b.get("data-us") for b in svgs[0].xpath('.//rect[@class="bar"]')] == ["2", "8"]
+        assert [b.get("data-count") for b in svgs[1].xpath('.//rect[@class="bar"]')] == ["100"]
+
+    def test_bars_of_a_real_cyclictest_histogram(self):
+        with open(os.path.join(FIXTURES, "host-2threads.txt")) as handle:
+            text = handle.read()
+        # Independent count: histogram lines whose per-thread counts are not all zero.
+        expected = []
+        for line in text.splitlines():
+            fields = line.split()
+            if fields and fields[0].isdigit() and any(int(f) for f in fields[1:]):
+                expected.append(str(int(fields[0])))
+        root = page([report("h1", [{"subject": "host", "status": "pass", "threshold_us": 40,
+                                    "cyclictest": parse_cyclictest(text)}])])
+        assert [b.get("data-us") for b in root.xpath('//rect[@class="bar"]')] == expected
+
+    def test_threshold_line_at_the_configured_value_between_the_bars_around_it(self):
+        root = page([report("h1", [measurement("host", [[10, 5], [50, 5]], threshold=40)])])
+        line = root.xpath('//line[@class="threshold"]')[0]
+        assert line.get("data-us") == "40"
+        bars = root.xpath('//rect[@class="bar"]')
+        assert svg_number(bars[0], "x") < svg_number(line, "x1") < svg_number(bars[1], "x")
+        # 40 us sits three quarters of the way from the 10 us bar to the 50 us bar (linear x axis).
+        ratio = (svg_number(line, "x1") - svg_number(bars[0], "x")) / (svg_number(bars[1], "x") - svg_number(bars[0], "x"))
+        assert ratio == pytest.approx(0.75, abs=0.01)
+
+    def test_a_threshold_far_above_the_data_is_drawn_at_the_edge_and_the_bars_keep_their_width(self):
+        root = page([report("h1", [measurement("host", [[10, 5], [50, 5]], threshold=1000000)])])
+        line = root.xpath('//line[@class="threshold"]')[0]
+        assert line.get("data-us") == "1000000"
+        assert line.get("data-beyond-axis") == "true"
+        bars = root.xpath('//rect[@class="bar"]')
+        frame = root.xpath('//svg[@class="histogram"]/rect')[0]
+        right_edge = svg_number(frame, "x") + svg_number(frame, "width")
+        assert svg_number(line, "x1") == pytest.approx(right_edge)
+        # the 50 us bar sits near the right of the plot, not squeezed against the y axis
+        assert svg_number(bars[1], "x") > svg_number(frame, "x") + 0.8 * svg_number(frame, "width")
+        assert "beyond the axis" in root.xpath('//svg[@class="histogram"]')[0].text_content()
+
+    def test_axis_ticks_are_round_numbers(self):
+        root = page([report("h1", [measurement("host", [[900, 5]], threshold=40)])])
+        labels = [t.text for t in root.xpath('//svg[@class="histogram"]/*[local-name()="text"]')
+                  if t.text and t.text.isdigit()]
+        assert labels == ["0", "100", "200", "300", "400", "500", "600", "700", "800", "900"]
+
+    def test_a_percentile_among_the_overflows_is_shown_as_above_the_histogram(self):
+        root = page([report("h1", [measurement("host", [[3, 900], [998, 50]], overflows=50)])])
+        row = root.xpath('//table[@class="fleet"]/tbody/tr/td')[7].text_content()
+        # 1000 samples, 50 beyond the histogram: the 999th is one of them, above the 998 us bucket
+        assert "998 us / 3 us / > 998 us" in row
+
+    def test_counts_are_on_a_log_axis(self):
+        root = page([report("h1", [measurement("host", [[1, 10], [2, 100], [3, 1000]])])])
+        heights = [svg_number(b, "height") for b in root.xpath('//rect[@class="bar"]')]
+        # Each tenfold count adds the same height.
+        assert heights[1] - heights[0] == pytest.approx(heights[2] - heights[1], rel=1e-3)
+        assert heights[0] > 0
+
+    def test_overlay_only_where_two_histograms_were_measured(self):
+        two = page([report("h1", [measurement("host", [[2, 5]]), measurement("guest vm1", [[6, 5]], kind="guest")])])
+        overlay = two.xpath('//svg[@class="overlay"]')
+        assert len(overlay) == 1
+        assert [p.get("data-subject") for p in overlay[0].xpath('.//polyline')] == ["host", "guest vm1"]
+        one = page([report("h1", [measurement("host", [[2, 5]]), measurement("probe", [], status="warn")])])
+        assert not one.xpath('//svg[@class="overlay"]')
+        assert len(one.xpath('//svg[@class="histogram"]')) == 2
+
+    def test_a_run_with_no_histogram_says_why(self):
+        item = {"subject": "probe", "status": "warn", "threshold_us": 40,
+                "cyclictest": {"max_us": None, "histogram": [], "error": "no 'Max Latencies' line"}}
+        root = page([report("h1", [item])])
+        svg = root.xpath('//svg[@class="histogram"]')[0]
+        assert not svg.xpath('.//rect[@class="bar"]')
+        assert "no 'Max Latencies' line" in svg.text_content()
+
+
+class TestSafety:
+    def test_names_are_escaped_and_the_page_has_no_script_or_outside_resource(self):
+        hostile = '<script>alert("x")</script>'
+        text = rt_validate_html([report(hostile, [measurement(hostile, [[1, 1]])])])
+        root = lxml.html.fromstring(text)
+        assert not root.xpath("//script")
+        assert hostile not in text
+        assert root.xpath('//table[@class="fleet"]/tbody/tr')[0].get("data-host") == hostile
+        assert not root.xpath("//*[@src]")
+        assert all(href.startswith("#") for href in root.xpath("//@href"))
+
+    def test_render_is_the_same_for_the_same_input(self):
+        reports = [report("a", [measurement("host", [[3, 4]])])]
+        assert render_html(reports, generated="t") == render_html(reports, generated="t")
+
+    @pytest.mark.parametrize("bad", [None, "report", {"host": "a"}, [["a"]]])
+    def test_bad_input_names_what_is_expected(self, bad):
+        with pytest.raises(AnsibleFilterError, match="rt_validate_html: expected a list of rt_validate JSON reports"):
+            rt_validate_html(bad)
+
+    def test_checks_that_are_not_a_list_are_refused(self):
+        with pytest.raises(AnsibleFilterError, match="'checks' or 'measurements' that is not a list"):
+            rt_validate_html([{"host": "a", "checks": "none"}])
