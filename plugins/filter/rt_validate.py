@@ -12,8 +12,9 @@ from ansible.errors import AnsibleFilterError
 
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
 from ansible_collections.realtime.virt.plugins.module_utils._validate.checks import domain_checks
-from ansible_collections.realtime.virt.plugins.module_utils._validate.cyclictest import latency_check, parse_cyclictest
+from ansible_collections.realtime.virt.plugins.module_utils._validate.cyclictest import latency_check, parse_cyclictest, parse_oslat
 from ansible_collections.realtime.virt.plugins.module_utils._validate.drift import drift_checks
+from ansible_collections.realtime.virt.plugins.module_utils._validate.duration import format_duration, parse_duration
 from ansible_collections.realtime.virt.plugins.module_utils._validate.guests import guest_check, guest_state, plan_guests
 from ansible_collections.realtime.virt.plugins.module_utils._validate.html import render_html
 from ansible_collections.realtime.virt.plugins.module_utils._validate.isolation import isolation_checks
@@ -34,14 +35,23 @@ def rt_validate_cyclictest(text):
     return parse_cyclictest(text if isinstance(text, str) else "")
 
 
-def rt_validate_latency_check(parsed, subject, threshold_us=40, advisory=False, skip_reason=None):
-    """A check of a parsed cyclictest run against the threshold."""
+def rt_validate_oslat(text):
+    """Parse oslat --json output into the numbers of rt_validate_cyclictest."""
+    return parse_oslat(text if isinstance(text, str) else "")
+
+
+def rt_validate_latency_check(parsed, subject, threshold_us=40, advisory=False, skip_reason=None, tool="cyclictest"):
+    """A check of a parsed cyclictest (or oslat) run against the threshold."""
     try:
         threshold = int(threshold_us)
     except (TypeError, ValueError):
         raise AnsibleFilterError("rt_validate_latency_check: threshold_us=%r is not a number of microseconds"
                                  % (threshold_us,))
-    return latency_check(parsed, subject, threshold, advisory=bool(advisory), skip_reason=skip_reason or None)
+    if tool not in ("cyclictest", "oslat"):
+        raise AnsibleFilterError("rt_validate_latency_check: tool=%r is not a measurement this collection runs. "
+                                 "Fix: give cyclictest or oslat" % (tool,))
+    return latency_check(parsed, subject, threshold, advisory=bool(advisory), skip_reason=skip_reason or None,
+                         tool=tool)
 
 
 def rt_validate_report(checks, host):
@@ -153,6 +163,15 @@ def rt_validate_html(reports, title="rt_validate fleet report", generated=""):
     return render_html(reports, title=str(title), generated=str(generated or ""))
 
 
+def rt_validate_duration(value, option="rt_validate_duration"):
+    """Seconds of a duration such as 10, 30s, 10m or 12h, and the same as a person says it."""
+    try:
+        seconds = parse_duration(value, option=str(option))
+    except OptionError as exc:
+        raise AnsibleFilterError("rt_validate_duration: %s" % exc)
+    return {"seconds": seconds, "text": format_duration(seconds)}
+
+
 class FilterModule(object):
     """rt_validate filters."""
 
@@ -160,6 +179,7 @@ class FilterModule(object):
         return {
             "rt_validate_domain_checks": rt_validate_domain_checks,
             "rt_validate_cyclictest": rt_validate_cyclictest,
+            "rt_validate_oslat": rt_validate_oslat,
             "rt_validate_latency_check": rt_validate_latency_check,
             "rt_validate_report": rt_validate_report,
             "rt_validate_guest_plan": rt_validate_guest_plan,
@@ -168,4 +188,5 @@ class FilterModule(object):
             "rt_validate_isolation_checks": rt_validate_isolation_checks,
             "rt_validate_drift_checks": rt_validate_drift_checks,
             "rt_validate_html": rt_validate_html,
+            "rt_validate_duration": rt_validate_duration,
         }

@@ -27,9 +27,12 @@ from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset impor
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
 from ansible_collections.realtime.virt.plugins.module_utils._validate.checks import check
 from ansible_collections.realtime.virt.plugins.module_utils._validate.cyclictest import latency_check, parse_cyclictest
+from ansible_collections.realtime.virt.plugins.module_utils._validate.duration import parse_duration
 
 # KubeVirt's latency lane: SCHED_FIFO 95, 100 us interval, 1000 us histogram.
 KUBEVIRT_ARGS = ("--policy", "fifo", "--priority", "95", "-i", "100", "-H", "1000")
+# rt-tests 2.x writes its results as JSON; to stderr, the text summary stays on stdout.
+JSON_ARG = "--json=/dev/stderr"
 ENTRY_KEYS = ("host", "cpus", "main_cpus")
 VARIABLE = "rt_validate_guests"
 GROUP_VARIABLE = "rt_validate_guests_group"
@@ -42,7 +45,7 @@ def cyclictest_argv(duration, cpus=None, main_cpus=None):
     ``cpus`` (ids) pins one measurement thread per CPU (``-a``/``-t``);
     ``main_cpus`` (ids) pins the main thread (``--mainaffinity``).
     """
-    argv = ["cyclictest"] + list(KUBEVIRT_ARGS) + ["-D", str(int(duration)), "-q", "-m"]
+    argv = ["cyclictest"] + list(KUBEVIRT_ARGS) + ["-D", str(int(duration)), "-q", "-m", JSON_ARG]
     if cpus:
         argv += ["-a", format_cpuset(cpus), "-t", str(len(cpus))]
     if main_cpus:
@@ -102,15 +105,7 @@ def plan_guests(guests, duration, inventory=None, group=None, groups=None):
     if not isinstance(guests, list):
         raise OptionError(VARIABLE, guests, "a %s, not a list" % type(guests).__name__,
                           "give a list of inventory hostnames or {host, cpus}")
-    try:
-        seconds = None if isinstance(duration, bool) else int(duration)
-    except (TypeError, ValueError):
-        seconds = None
-    if seconds is None:
-        raise OptionError("rt_validate_duration", duration, "expected seconds", "give a whole number of seconds")
-    if seconds < 1:
-        raise OptionError("rt_validate_duration", duration, "cyclictest needs at least one second",
-                          "give 1 or more seconds")
+    seconds = parse_duration(duration)
     known = None if inventory is None else set(inventory)
     seen = set()
     targets = []
@@ -247,7 +242,7 @@ def guest_check(target, state, run=None, threshold_us=40):
         result = check(subject, "cyclictest", expected, "not measured: %s" % reason, "fail",
                        "%s: %s" % (subject, reason))
     else:
-        parsed = parse_cyclictest(str(run.get("stdout") or ""))
+        parsed = parse_cyclictest("%s\n%s" % (run.get("stdout") or "", run.get("stderr") or ""))
         if parsed.get("max_us") is None and (run.get("rc") or "rc" not in run):
             parsed["error"] = "cyclictest exited with %s: %s" % (run.get("rc", "no status"), _why(run))
         result = latency_check(parsed, subject, threshold_us)

@@ -12,7 +12,7 @@ import os
 import pytest
 
 from ansible_collections.realtime.virt.plugins.module_utils._validate.checks import domain_checks
-from ansible_collections.realtime.virt.plugins.module_utils._validate.cyclictest import latency_check, parse_cyclictest
+from ansible_collections.realtime.virt.plugins.module_utils._validate.cyclictest import latency_check, parse_cyclictest, parse_oslat
 from ansible_collections.realtime.virt.plugins.module_utils._validate.report import build_report
 
 FIXTURES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))), "fixtures", "cyclictest")
@@ -32,13 +32,73 @@ def fixture(name):
 @pytest.mark.parametrize("name, expected", [
     ("host-2threads.txt", {"threads": 2, "min": [2, 2], "avg": [3, 4], "max": [12, 37], "min_us": 2, "avg_us": 4,
                            "max_us": 37, "total": [530, 331], "overflows": [0, 0],
-                           "histogram": [[2, 130], [3, 700], [4, 30], [5, 1]], "error": None}),
+                           "histogram": [[2, 130], [3, 700], [4, 30], [5, 1]], "error": None, "source": "text"}),
     ("probe-serial.log", {"threads": 1, "min": [14], "avg": [143], "max": [8282], "min_us": 14, "avg_us": 143,
                           "max_us": 8282, "total": [103], "overflows": [277],
-                          "histogram": [[14, 2], [15, 100], [999, 1]], "error": None}),
+                          "histogram": [[14, 2], [15, 100], [999, 1]], "error": None, "source": "text"}),
 ])
 def test_parse_cyclictest_tables(name, expected):
     assert parse_cyclictest(fixture(name)) == expected
+
+
+# One real run of rt-tests 2.4 on this machine (2 threads, CPUs 0-1, 1 s):
+# the text on stdout and the --json document on stderr.
+REAL_RUN = {"threads": 2, "min": [8, 14], "max": [558, 6431], "min_us": 8, "max_us": 6431,
+            "total": [9961, 9779], "overflows": [0, 1]}
+
+
+def test_parse_cyclictest_json_of_a_real_run():
+    parsed = parse_cyclictest(fixture("host-2threads-json.stdout") + fixture("host-2threads-json.stderr"))
+    assert parsed["source"] == "json"
+    assert dict((key, parsed[key]) for key in REAL_RUN) == REAL_RUN
+    assert parsed["avg"] == [24.87, 41.42]
+    assert parsed["avg_us"] == 33
+    assert parsed["rt_tests_version"] == "2.40"
+    # 9961 + 9778 samples in buckets; one sample of thread 1 (6431 us) is beyond them
+    assert sum(count for _latency, count in parsed["histogram"]) == 9961 + 9778
+    assert parsed["histogram"][0] == [8, 2] and parsed["histogram"][-1] == [558, 1]
+    assert parsed["error"] is None
+
+
+def test_parse_cyclictest_text_drops_the_all_threads_column():
+    parsed = parse_cyclictest(fixture("host-2threads-json.stdout"))
+    assert parsed["source"] == "text"
+    expected = dict(REAL_RUN, total=[9961, 9778])  # the text's Total counts only the bucketed samples
+    assert dict((key, parsed[key]) for key in REAL_RUN) == expected
+    assert sum(count for _latency, count in parsed["histogram"]) == 9961 + 9778
+
+
+def test_text_and_json_of_one_run_give_the_same_histogram():
+    text = parse_cyclictest(fixture("host-2threads-json.stdout"))
+    document = parse_cyclictest(fixture("host-2threads-json.stdout") + fixture("host-2threads-json.stderr"))
+    assert text["histogram"] == document["histogram"]
+
+
+def test_parse_oslat_json_of_a_real_run():
+    # oslat 2.4 on CPU 1 of this machine for 2 s (--json=/dev/stderr)
+    parsed = parse_oslat("oslat V 2.40\n" + fixture("oslat-cpu1.json"))
+    assert parsed["source"] == "json"
+    assert (parsed["threads"], parsed["min_us"], parsed["max_us"], parsed["avg_us"]) == (1, 1, 5493, 1)
+    assert parsed["total"] == [70836162]
+    assert parsed["overflows"] == [0]
+    assert parsed["histogram"][0] == [1, 70834357]
+    assert parsed["histogram"][-1] == [32, 358]
+    assert latency_check(parsed, "host isolated CPUs 1", 40, tool="oslat")["check"] == "oslat"
+    assert latency_check(parsed, "host isolated CPUs 1", 40, tool="oslat")["status"] == "fail"
+
+
+def test_oslat_without_json_says_which_rt_tests_it_needs():
+    parsed = parse_oslat("oslat V 1.10\nCore: 1\n")
+    assert parsed["max_us"] is None
+    assert "rt-tests 2.0 or later" in parsed["error"]
+    assert latency_check(parsed, "host isolated CPUs 1", 40, tool="oslat")["message"] == (
+        "host isolated CPUs 1: oslat gave no result (no --json output from oslat (it needs rt-tests 2.0 or later))")
+
+
+def test_broken_json_is_an_error_not_an_exception():
+    parsed = parse_cyclictest('{"file_version": 1, "thread": ')
+    assert parsed["max_us"] is None
+    assert "--json output could not be read" in parsed["error"]
 
 
 @pytest.mark.parametrize("text", ["", "kernel panic\n", "# Histogram\n000001 000002\n"])

@@ -29,9 +29,9 @@ def fixture(name):
 
 
 @pytest.mark.parametrize("duration, cpus, main_cpus, tail", [
-    (10, None, None, ["-D", "10", "-q", "-m"]),
-    ("60", [1, 2, 3], None, ["-D", "60", "-q", "-m", "-a", "1-3", "-t", "3"]),
-    (5, [1, 3], [0], ["-D", "5", "-q", "-m", "-a", "1,3", "-t", "2", "--mainaffinity=0"]),
+    (10, None, None, ["-D", "10", "-q", "-m", "--json=/dev/stderr"]),
+    ("60", [1, 2, 3], None, ["-D", "60", "-q", "-m", "--json=/dev/stderr", "-a", "1-3", "-t", "3"]),
+    (5, [1, 3], [0], ["-D", "5", "-q", "-m", "--json=/dev/stderr", "-a", "1,3", "-t", "2", "--mainaffinity=0"]),
 ])
 def test_cyclictest_argv_keeps_kubevirt_parameters(duration, cpus, main_cpus, tail):
     assert cyclictest_argv(duration, cpus, main_cpus) == BASE + tail
@@ -41,14 +41,14 @@ def test_cyclictest_argv_keeps_kubevirt_parameters(duration, cpus, main_cpus, ta
     ([], []),
     (None, []),
     (["vm1"], [{"host": "vm1", "cpus": None, "main_cpus": None, "threads": 1, "subject": "guest vm1",
-                "argv": BASE + ["-D", "3", "-q", "-m"], "error": None, "group": None, "skip": None}]),
+                "argv": BASE + ["-D", "3", "-q", "-m", "--json=/dev/stderr"], "error": None, "group": None, "skip": None}]),
     ([{"host": " vm2 ", "cpus": "3,1-2", "main_cpus": 0}],
      [{"host": "vm2", "cpus": "1-3", "main_cpus": "0", "threads": 3, "subject": "guest vm2 CPUs 1-3",
-       "argv": BASE + ["-D", "3", "-q", "-m", "-a", "1-3", "-t", "3", "--mainaffinity=0"], "error": None,
+       "argv": BASE + ["-D", "3", "-q", "-m", "--json=/dev/stderr", "-a", "1-3", "-t", "3", "--mainaffinity=0"], "error": None,
        "group": None, "skip": None}]),
     ([{"host": "vm3", "cpus": [2, 4]}],
      [{"host": "vm3", "cpus": "2,4", "main_cpus": None, "threads": 2, "subject": "guest vm3 CPUs 2,4",
-       "argv": BASE + ["-D", "3", "-q", "-m", "-a", "2,4", "-t", "2"], "error": None,
+       "argv": BASE + ["-D", "3", "-q", "-m", "--json=/dev/stderr", "-a", "2,4", "-t", "2"], "error": None,
        "group": None, "skip": None}]),
 ])
 def test_plan_guests_tables(guests, expected):
@@ -72,7 +72,7 @@ def test_plan_guests_adds_the_hosts_of_the_group_after_the_list():
         ("rt-a", None, "rt_guests", "guest rt-a"),
         ("rt-b", None, "rt_guests", "guest rt-b")]
     assert plan[1] == {"host": "rt-a", "cpus": None, "main_cpus": None, "threads": 1, "subject": "guest rt-a",
-                       "argv": BASE + ["-D", "3", "-q", "-m"], "error": None, "group": "rt_guests", "skip": None}
+                       "argv": BASE + ["-D", "3", "-q", "-m", "--json=/dev/stderr"], "error": None, "group": "rt_guests", "skip": None}
     assert plan_guests([], 3, group="", groups=GROUPS) == [] and plan_guests([], 3, group=None) == []
 
 
@@ -114,8 +114,9 @@ def test_plan_guests_refuses_a_bad_group(group, groups, message):
     ([{"host": "vm1", "main_cpus": "-1"}], 3, "rt_validate_guests[0] (vm1).main_cpus='-1'"),
     (["vm1", {"host": "vm1"}], 3, "rt_validate_guests[1]='vm1': guest vm1 is listed twice. Fix: give it once"),
     (["vm1"], 0, "rt_validate_duration=0: cyclictest needs at least one second"),
-    (["vm1"], "ten", "rt_validate_duration='ten': expected seconds"),
-    (["vm1"], True, "rt_validate_duration=True: expected seconds"),
+    (["vm1"], "ten", "rt_validate_duration='ten': expected a duration. Fix: give whole seconds (10) or a number with s, m, h"),
+    (["vm1"], True, "rt_validate_duration=True: expected a duration"),
+    (["vm1"], "0s", "rt_validate_duration='0s': cyclictest needs at least one second"),
 ])
 def test_plan_guests_refuses_bad_entries(guests, duration, message):
     with pytest.raises(OptionError) as info:
