@@ -64,7 +64,8 @@ def parse_cyclictest_json(text):
     """
     result = _empty()
     result["source"] = "json"
-    start = text.find("{", text.find(JSON_MARK) - 40 if text.find(JSON_MARK) >= 40 else 0)
+    # the document opens with the brace before its first key
+    start = text.rfind("{", 0, max(text.find(JSON_MARK), 0))
     try:
         document, _end = json.JSONDecoder().raw_decode(text[start:])
         threads = document["thread"]

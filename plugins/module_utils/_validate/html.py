@@ -94,6 +94,7 @@ def measurement_summary(measurement):
     parsed = measurement.get("cyclictest") or {}
     overflows = sum(parsed.get("overflows") or [])
     data = buckets(parsed.get("histogram"))
+    p999 = percentile(data, 0.999, overflows) if data else None
     return {
         "subject": measurement.get("subject") or "measurement",
         "kind": measurement.get("kind") or "",
@@ -102,10 +103,10 @@ def measurement_summary(measurement):
         "max_us": parsed.get("max_us"),
         "avg_us": parsed.get("avg_us"),
         "min_us": parsed.get("min_us"),
-        "p999_us": percentile(data, 0.999, overflows) if data else None,
+        "p999_us": p999,
         # the 99.9th percentile is among the overflows: all that is known is
         # that it is above the highest bucket
-        "p999_above_us": data[-1][0] if data and overflows and percentile(data, 0.999, overflows) is None else None,
+        "p999_above_us": data[-1][0] if data and overflows and p999 is None else None,
         "samples": sum(count for _latency, count in data) + overflows,
         "buckets": data,
         "overflows": overflows,
