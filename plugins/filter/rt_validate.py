@@ -14,7 +14,7 @@ from ansible_collections.realtime.virt.plugins.module_utils._common.errors impor
 from ansible_collections.realtime.virt.plugins.module_utils._validate.checks import domain_checks
 from ansible_collections.realtime.virt.plugins.module_utils._validate.cyclictest import latency_check, parse_cyclictest, parse_oslat
 from ansible_collections.realtime.virt.plugins.module_utils._validate.drift import drift_checks
-from ansible_collections.realtime.virt.plugins.module_utils._validate.duration import format_duration, parse_duration
+from ansible_collections.realtime.virt.plugins.module_utils._validate.duration import WAIT_GRACE_S, format_duration, parse_duration
 from ansible_collections.realtime.virt.plugins.module_utils._validate.guests import guest_check, guest_state, plan_guests
 from ansible_collections.realtime.virt.plugins.module_utils._validate.html import render_html
 from ansible_collections.realtime.virt.plugins.module_utils._validate.isolation import isolation_checks
@@ -164,12 +164,12 @@ def rt_validate_html(reports, title="rt_validate fleet report", generated=""):
 
 
 def rt_validate_duration(value, option="rt_validate_duration"):
-    """Seconds of a duration such as 10, 30s, 10m or 12h, and the same as a person says it."""
+    """Seconds of a duration such as 10, 30s, 10m or 12h, the same as a person says it, and how long to wait for it."""
     try:
         seconds = parse_duration(value, option=str(option))
     except OptionError as exc:
         raise AnsibleFilterError("rt_validate_duration: %s" % exc)
-    return {"seconds": seconds, "text": format_duration(seconds)}
+    return {"seconds": seconds, "text": format_duration(seconds), "wait_seconds": seconds + WAIT_GRACE_S}
 
 
 class FilterModule(object):

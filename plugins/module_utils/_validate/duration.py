@@ -14,6 +14,9 @@ from ansible_collections.realtime.virt.plugins.module_utils._common.errors impor
 
 UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
 DURATION = re.compile(r"^\s*(\d+)\s*([smhd]?)\s*$", re.IGNORECASE)
+# A background measurement is waited for this much longer than it runs (start-up,
+# memory locking, the report); past that it counts as not finished.
+WAIT_GRACE_S = 120
 FIX = "give whole seconds (10) or a number with s, m, h or d (30s, 10m, 12h)"
 
 

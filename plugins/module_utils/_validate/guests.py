@@ -27,7 +27,7 @@ from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset impor
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
 from ansible_collections.realtime.virt.plugins.module_utils._validate.checks import check
 from ansible_collections.realtime.virt.plugins.module_utils._validate.cyclictest import latency_check, parse_cyclictest
-from ansible_collections.realtime.virt.plugins.module_utils._validate.duration import parse_duration
+from ansible_collections.realtime.virt.plugins.module_utils._validate.duration import WAIT_GRACE_S, parse_duration
 
 # KubeVirt's latency lane: SCHED_FIFO 95, 100 us interval, 1000 us histogram.
 KUBEVIRT_ARGS = ("--policy", "fifo", "--priority", "95", "-i", "100", "-H", "1000")
@@ -239,6 +239,11 @@ def guest_check(target, state, run=None, threshold_us=40):
                        "%s: cyclictest did not run" % subject)
     elif run.get("unreachable"):
         reason = "guest %s became unreachable during cyclictest: %s" % (target.get("host"), _why(run))
+        result = check(subject, "cyclictest", expected, "not measured: %s" % reason, "fail",
+                       "%s: %s" % (subject, reason))
+    elif "finished" in run and not run.get("finished"):
+        reason = "cyclictest in guest %s had not finished %d s after its planned end" % (
+            target.get("host"), WAIT_GRACE_S)
         result = check(subject, "cyclictest", expected, "not measured: %s" % reason, "fail",
                        "%s: %s" % (subject, reason))
     else:

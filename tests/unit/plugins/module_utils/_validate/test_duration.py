@@ -44,7 +44,8 @@ def test_durations_as_a_person_says_them(seconds, text):
 
 
 def test_filter_gives_seconds_and_text():
-    assert rt_validate_duration("12h") == {"seconds": 43200, "text": "12h"}
+    # waited for 120 s past its end before it counts as not finished
+    assert rt_validate_duration("12h") == {"seconds": 43200, "text": "12h", "wait_seconds": 43320}
 
 
 def test_filter_names_another_option():

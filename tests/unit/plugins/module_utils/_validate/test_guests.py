@@ -181,6 +181,8 @@ def test_guest_state_reports_a_name_missing_from_the_inventory_first():
 
 def test_guest_check_passes_and_keeps_the_histogram():
     run = {"rc": 0, "stdout": fixture("host-2threads.txt"), "stderr": "", "changed": False}
+    # the result of async_status once the background run finished
+    run.update({"ansible_job_id": "j1.1", "finished": 1, "started": 1})
     outcome = guest_check(TARGET, guest_state(TARGET, probe=FOUND), run=run, threshold_us=40)
     assert outcome["check"] == {"subject": "guest vm1 CPUs 1", "check": "cyclictest",
                                 "expected": "max latency <= 40 us",
@@ -213,6 +215,10 @@ def test_guest_check_fails_above_the_threshold():
      "guest vm1 CPUs 1: guest vm1 became unreachable during cyclictest"),
     (guest_state(TARGET, probe=FOUND), SKIPPED, "fail", "not measured: cyclictest did not run",
      "guest vm1 CPUs 1: cyclictest did not run"),
+    # the wait for the background run gave up: async_status still says not finished
+    (guest_state(TARGET, probe=FOUND), {"ansible_job_id": "j1.2", "finished": 0, "started": 1, "attempts": 62},
+     "fail", "not measured: cyclictest in guest vm1 had not finished 120 s after its planned end",
+     "guest vm1 CPUs 1: cyclictest in guest vm1 had not finished"),
     (guest_state(TARGET, probe=FOUND),
      {"rc": 255, "stdout": "", "stderr": "Unable to change scheduling policy!\nProbably missing capabilities\n",
       "msg": "non-zero return code"}, "fail",
