@@ -20,6 +20,10 @@ import math
 
 from ansible_collections.realtime.virt.plugins.module_utils._validate.checks import STATUSES
 
+# A measurement is judged like a check, or is a reference that is not judged
+# (the untuned probe guest, drawn beside the tuned one).
+MEASUREMENT_STATUSES = STATUSES + ("baseline",)
+
 # Plot area of one histogram, in SVG user units.
 WIDTH = 640
 HEIGHT = 220
@@ -37,7 +41,7 @@ th,td{border:1px solid #dadce0;padding:.25em .5em;text-align:left;vertical-align
 th{background:#f1f3f4}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 .pass{color:#1e7d32;font-weight:bold}.fail{color:#b71c1c;font-weight:bold}
-.warn{color:#b26a00;font-weight:bold}.skip{color:#5f6368}
+.warn{color:#b26a00;font-weight:bold}.skip{color:#5f6368}.baseline{color:#1a4f8b}
 figure{margin:0 0 1.5em}figcaption{font-size:.9em;color:#5f6368}
 section{border-top:2px solid #dadce0;margin-top:1.5em}
 """
@@ -98,7 +102,7 @@ def measurement_summary(measurement):
     return {
         "subject": measurement.get("subject") or "measurement",
         "kind": measurement.get("kind") or "",
-        "status": measurement.get("status") if measurement.get("status") in STATUSES else "skip",
+        "status": measurement.get("status") if measurement.get("status") in MEASUREMENT_STATUSES else "skip",
         "threshold_us": measurement.get("threshold_us"),
         "max_us": parsed.get("max_us"),
         "avg_us": parsed.get("avg_us"),
@@ -230,6 +234,9 @@ def overlay_svg(summaries, threshold):
     series = [s["buckets"] for s in summaries]
     x_max, top_log = _scale(series, threshold)
     parts, x_of, marks = _axes(x_max, top_log, threshold)
+    # the legend's left edge, far enough in for the longest label (about
+    # 6.5 units per character at font size 11) to end inside the plot
+    legend = WIDTH - RIGHT - max(230, 20 + int(6.5 * max(len(s["subject"]) for s in summaries)))
     for index, summary in enumerate(summaries):
         colour = SERIES_COLOURS[index % len(SERIES_COLOURS)]
         points = []
@@ -239,7 +246,7 @@ def overlay_svg(summaries, threshold):
         parts.append('<polyline class="series" data-subject="%s" fill="none" stroke="%s" stroke-width="2" '
                      'points="%s"/>' % (escape(summary["subject"]), colour, " ".join(points)))
         parts.append('<rect x="%d" y="%d" width="10" height="10" fill="%s"/><text x="%d" y="%d" font-size="11">%s'
-                     '</text>' % (WIDTH - RIGHT - 230, TOP + 6 + 14 * index, colour, WIDTH - RIGHT - 216,
+                     '</text>' % (legend, TOP + 6 + 14 * index, colour, legend + 14,
                                   TOP + 15 + 14 * index, escape(summary["subject"])))
     parts.extend(marks)
     return ('<svg class="overlay" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" '
@@ -247,7 +254,7 @@ def overlay_svg(summaries, threshold):
 
 
 def _status(status):
-    status = status if status in STATUSES else "skip"
+    status = status if status in MEASUREMENT_STATUSES else "skip"
     return '<span class="%s">%s</span>' % (status, status.upper())
 
 

@@ -172,6 +172,17 @@ class TestHistograms:
         assert not one.xpath('//svg[@class="overlay"]')
         assert len(one.xpath('//svg[@class="histogram"]')) == 2
 
+    def test_an_untuned_baseline_is_marked_as_such_and_drawn_with_the_tuned_run(self):
+        root = page([report("h1", [measurement("probe untuned", [[30, 5], [90, 1]], status="baseline",
+                                               kind="probe-baseline"),
+                                   measurement("probe", [[4, 6]], status="warn", kind="probe")])])
+        # the fleet table names the baseline as such, not as a skipped or failed check
+        cell = root.xpath('//tr[@class="host"]/td')[-1]
+        assert [s.text for s in cell.xpath('.//span')] == ["BASELINE", "WARN"]
+        assert cell.xpath('.//span')[0].get("class") == "baseline"
+        overlay = root.xpath('//svg[@class="overlay"]')
+        assert [p.get("data-subject") for p in overlay[0].xpath('.//polyline')] == ["probe untuned", "probe"]
+
     def test_a_run_with_no_histogram_says_why(self):
         item = {"subject": "probe", "status": "warn", "threshold_us": 40,
                 "cyclictest": {"max_us": None, "histogram": [], "error": "no 'Max Latencies' line"}}
