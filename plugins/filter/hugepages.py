@@ -11,7 +11,7 @@ __metaclass__ = type
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
-from ansible_collections.realtime.virt.plugins.module_utils._hugepages.plan import hugepage_plan
+from ansible_collections.realtime.virt.plugins.module_utils._hugepages.plan import facts_after, hugepage_plan, planned_targets
 
 
 def hugepages_plan(rt_node, pages, default_size=None):
@@ -22,8 +22,16 @@ def hugepages_plan(rt_node, pages, default_size=None):
         raise AnsibleFilterError("hugepages_plan: %s" % error)
 
 
+def hugepages_after(rt_node, pools):
+    """``ansible_facts.rt_node`` as it will read once ``pools`` (hugepages_alloc's rows) are allocated."""
+    try:
+        return facts_after(rt_node, {"targets": planned_targets(pools)})
+    except OptionError as error:
+        raise AnsibleFilterError("hugepages_after: %s" % error)
+
+
 class FilterModule(object):
     """Hugepage planning filters."""
 
     def filters(self):
-        return {"hugepages_plan": hugepages_plan}
+        return {"hugepages_plan": hugepages_plan, "hugepages_after": hugepages_after}

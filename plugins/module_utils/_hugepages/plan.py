@@ -251,25 +251,106 @@ def _check_memory(rt_node, targets, nodes, option):
         )
 
 
+def _pool_entry(rt_node, node, key):
+    """The ``{total, free}`` entry of one pool in ``rt_node`` (system-wide when ``node`` is None), or None."""
+    if node is None:
+        return (((rt_node.get("hugepages") or {}).get("sizes")) or {}).get(key)
+    return ((_nodes(rt_node).get(node) or {}).get("hugepages") or {}).get(key)
+
+
+def _set_pool(entry, count):
+    """Resize one pool to ``count`` pages: pages in use stay in use, the rest are free."""
+    total = entry.get("total") or 0
+    free = entry.get("free") or 0
+    entry["total"] = count
+    entry["free"] = max(0, min(count, count - (total - free)))
+
+
+def _spread(rt_node, key, delta):
+    """A system-wide pool changed by ``delta`` pages: an estimate of the change per node.
+
+    The kernel hands out (and takes back) the pages of a pool without a node
+    one node after the other; which node comes first is its own state. The
+    estimate goes round the nodes in id order: a gain is shared out evenly,
+    a loss takes free pages only (pages in use cannot be freed).
+    """
+    entries = [entry for _id, entry in sorted((nid, (node.get("hugepages") or {}).get(key))
+                                              for nid, node in _nodes(rt_node).items())
+               if isinstance(entry, dict)]
+    if not entries or not delta:
+        return
+    if delta > 0:
+        share, extra = divmod(delta, len(entries))
+        for index, entry in enumerate(entries):
+            gain = share + (1 if index < extra else 0)
+            entry["total"] = (entry.get("total") or 0) + gain
+            entry["free"] = (entry.get("free") or 0) + gain
+        return
+    loss = -delta
+    while loss > 0:
+        holders = [entry for entry in entries if (entry.get("free") or 0) > 0]
+        if not holders:
+            return
+        for entry in holders:
+            if loss == 0:
+                break
+            entry["total"] = (entry.get("total") or 0) - 1
+            entry["free"] = entry["free"] - 1
+            loss -= 1
+
+
 def facts_after(rt_node, plan):
     """``rt_node`` as it will read once ``plan`` is applied: pools at their targets.
 
-    Pages a pool gains are free; a pool that shrinks loses free pages first.
-    Used to plan what later stages (domain placement) will find, before the
-    hugepages stage has run.
+    ``plan`` is a hugepage plan, or any dictionary whose ``targets`` list
+    ``node`` (None for the system-wide pool), ``size_kb`` and ``count``.
+    Per pool: the total becomes ``count``; the pages in use now
+    (total - free) stay in use, so free = count - in use, at least 0 and
+    at most count. A per-node pool also moves the system-wide numbers; a
+    system-wide pool is shared out over the nodes as :func:`_spread`
+    estimates. Used to plan what later stages (domain placement) will find
+    before the hugepages stage has run (site plan, check mode).
     """
     after = copy.deepcopy(rt_node or {})
-    nodes = _nodes(after)
     for target in plan.get("targets") or []:
         key = "%dkB" % target["size_kb"]
-        if target["node"] is None:
-            entry = ((after.get("hugepages") or {}).get("sizes") or {}).get(key)
-        else:
-            entry = ((nodes.get(target["node"]) or {}).get("hugepages") or {}).get(key)
+        entry = _pool_entry(after, target["node"], key)
         if not entry:
             continue
-        total = entry.get("total") or 0
-        free = entry.get("free") or 0
-        entry["total"] = target["count"]
-        entry["free"] = max(0, free + target["count"] - total)
+        before = entry.get("total") or 0
+        _set_pool(entry, target["count"])
+        if target["node"] is None:
+            _spread(after, key, entry["total"] - before)
+            continue
+        overall = _pool_entry(after, None, key)
+        if overall:
+            overall["total"] = (overall.get("total") or 0) + entry["total"] - before
+            overall["free"] = sum((((node.get("hugepages") or {}).get(key) or {}).get("free") or 0)
+                                  for node in _nodes(after).values())
     return after
+
+
+def planned_targets(pools, option="hugepages_result.pages"):
+    """Pools to come, as :func:`facts_after` takes them.
+
+    ``pools`` lists ``node`` (None or left out: the system-wide pool),
+    ``size_kb`` (or ``size``) and ``count`` (or ``requested``, as
+    hugepages_alloc returns its rows, check mode included).
+    """
+    if pools is None:
+        return []
+    if not isinstance(pools, (list, tuple)):
+        raise OptionError(option, pools, "not a list of pools",
+                          "pass hugepages_alloc's pages, such as [{node: 0, size_kb: 2048, requested: 64}]")
+    targets = []
+    for index, pool in enumerate(pools):
+        where = "%s[%d]" % (option, index)
+        if not isinstance(pool, dict):
+            raise OptionError(where, pool, "not a dictionary", "write {node: 0, size_kb: 2048, requested: 64}")
+        kb = pool.get("size_kb") or size_kb(pool.get("size"), option=where + ".size")
+        count = pool.get("requested", pool.get("count"))
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise OptionError(where + ".requested", count, "a page count must be an integer >= 0",
+                              "give the number of pages the pool will hold")
+        targets.append({"node": pool.get("node"), "size_kb": int(kb), "count": count})
+    return targets
