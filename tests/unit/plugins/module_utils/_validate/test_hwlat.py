@@ -13,10 +13,9 @@ import pytest
 
 from ansible_collections.realtime.virt.plugins.module_utils._validate.hwlat import hwlat_check, hwlat_tracer, parse_hwlat
 
-# What hwlatdetect of rt-tests 2.4 prints: its parameters, the summary, and
-# (without --watch) one line per recorded sample.
-REPORT_WITH_SAMPLES = """hwlatdetect:  test duration 60 seconds
-   detector: tracer
+# What hwlatdetect of rt-tests 2.4 prints: the duration, its parameters, the
+# summary, and (without --watch) one line per recorded sample.
+HEADER = """   detector: tracer
    parameters:
         CPU list:          None
         Latency threshold: 10us
@@ -27,7 +26,9 @@ REPORT_WITH_SAMPLES = """hwlatdetect:  test duration 60 seconds
 
 Starting test
 test finished
-Max Latency: 21us
+"""
+REPORT_WITH_SAMPLES = """hwlatdetect:  test duration 60 seconds
+""" + HEADER + """Max Latency: 21us
 Samples recorded: 3
 Samples exceeding threshold: 3
 SMIs during run: 4
@@ -37,18 +38,7 @@ ts: 1519674290.221681437, inner:17, outer:11
 """
 
 REPORT_QUIET_HOST = """hwlatdetect:  test duration 10 seconds
-   detector: tracer
-   parameters:
-        CPU list:          None
-        Latency threshold: 10us
-        Sample window:     1000000us
-        Sample width:      500000us
-     Non-sampling period:  500000us
-        Output File:       None
-
-Starting test
-test finished
-Max Latency: Below threshold
+""" + HEADER + """Max Latency: Below threshold
 Samples recorded: 0
 Samples exceeding threshold: 0
 """
