@@ -17,6 +17,7 @@ from ansible_collections.realtime.virt.plugins.module_utils._validate.drift impo
 from ansible_collections.realtime.virt.plugins.module_utils._validate.duration import WAIT_GRACE_S, format_duration, parse_duration
 from ansible_collections.realtime.virt.plugins.module_utils._validate.guests import guest_check, guest_state, plan_guests
 from ansible_collections.realtime.virt.plugins.module_utils._validate.html import render_html
+from ansible_collections.realtime.virt.plugins.module_utils._validate.hwlat import hwlat_check, hwlat_tracer, parse_hwlat
 from ansible_collections.realtime.virt.plugins.module_utils._validate.isolation import isolation_checks
 from ansible_collections.realtime.virt.plugins.module_utils._validate.report import build_report
 
@@ -52,6 +53,28 @@ def rt_validate_latency_check(parsed, subject, threshold_us=40, advisory=False, 
                                  "Fix: give cyclictest or oslat" % (tool,))
     return latency_check(parsed, subject, threshold, advisory=bool(advisory), skip_reason=skip_reason or None,
                          tool=tool)
+
+
+def rt_validate_hwlat_tracer(tracefs):
+    """Whether the kernel has the hwlat tracer, from the slurp results of tracefs' available_tracers files."""
+    if not isinstance(tracefs, list) or not all(isinstance(result, dict) for result in tracefs):
+        raise AnsibleFilterError("rt_validate_hwlat_tracer: expected the 'results' list of ansible.builtin.slurp "
+                                 "looped over available_tracers files, got %s" % type(tracefs).__name__)
+    return hwlat_tracer(tracefs)
+
+
+def rt_validate_hwlat(text, threshold_us=10, subject="host firmware", skip_reason=None):
+    """The check of a hwlatdetect run (its report text), or a skipped check with ``skip_reason``."""
+    try:
+        threshold = int(threshold_us)
+    except (TypeError, ValueError):
+        threshold = -1
+    if isinstance(threshold_us, bool) or threshold < 0:
+        raise AnsibleFilterError("rt_validate_hwlat: threshold_us=%r is not a number of microseconds. "
+                                 "Fix: give rt_validate_hwlat_threshold_us as a whole number, such as 10"
+                                 % (threshold_us,))
+    parsed = parse_hwlat(text if isinstance(text, str) else "")
+    return hwlat_check(parsed, threshold, subject=str(subject), skip_reason=skip_reason or None)
 
 
 def rt_validate_report(checks, host):
@@ -181,6 +204,8 @@ class FilterModule(object):
             "rt_validate_cyclictest": rt_validate_cyclictest,
             "rt_validate_oslat": rt_validate_oslat,
             "rt_validate_latency_check": rt_validate_latency_check,
+            "rt_validate_hwlat_tracer": rt_validate_hwlat_tracer,
+            "rt_validate_hwlat": rt_validate_hwlat,
             "rt_validate_report": rt_validate_report,
             "rt_validate_guest_plan": rt_validate_guest_plan,
             "rt_validate_guest_state": rt_validate_guest_state,

@@ -104,3 +104,26 @@ def test_isolation_and_drift_filters_refuse_bad_input(name, args, kwargs, messag
     with pytest.raises(AnsibleFilterError) as error:
         FILTERS[name](*args, **kwargs)
     assert message in str(error.value)
+
+
+def test_hwlat_filters_chain_like_the_role():
+    # the role's skip path: slurp found neither available_tracers file
+    tracefs = [{"item": path, "failed": True, "msg": "File not found: " + path}
+               for path in ("/sys/kernel/tracing/available_tracers", "/sys/kernel/debug/tracing/available_tracers")]
+    tracer = FILTERS["rt_validate_hwlat_tracer"](tracefs)
+    assert tracer["available"] is False
+    # no run: the role joins two empty outputs
+    skipped = FILTERS["rt_validate_hwlat"]("\n", threshold_us="10", skip_reason=tracer["reason"])
+    assert skipped["status"] == "skip"
+    assert skipped["observed"].startswith("skipped: tracefs is not mounted: neither /sys/kernel/tracing/")
+    # a run: the threshold comes as the string a role variable may be
+    report = "Max Latency: 14us\nSamples recorded: 2\nSamples exceeding threshold: 2\n"
+    ran = FILTERS["rt_validate_hwlat"](report, threshold_us="12", subject="host firmware")
+    assert (ran["status"], ran["expected"], ran["observed"]) == (
+        "fail", "no hardware latency above 12 us", "max 14 us, 2 sample(s) above 12 us")
+
+
+@pytest.mark.parametrize("threshold", [True, -1, "ten"])
+def test_hwlat_threshold_must_be_microseconds(threshold):
+    with pytest.raises(AnsibleFilterError, match="rt_validate_hwlat: threshold_us=.* is not a number of microseconds"):
+        FILTERS["rt_validate_hwlat"]("", threshold_us=threshold)
