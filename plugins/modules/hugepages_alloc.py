@@ -64,6 +64,17 @@ options:
     description: Write C(1) to C(/proc/sys/vm/compact_memory) between tries.
     type: bool
     default: true
+  keep_in_use:
+    description:
+      - When a pool is lowered and the kernel keeps pages that are in use
+        (it turns them into surplus pages and frees them once released), warn
+        and succeed instead of failing. Pools that fell short while growing
+        still fail.
+      - The C(realtime.virt.hugepages) role sets it when it frees its pools
+        (C(hugepages_state=absent)).
+    type: bool
+    default: false
+    version_added: 0.2.0
   root:
     description:
       - Directory that stands for C(/) of the host (tests use a copy of C(/sys)).
@@ -129,8 +140,13 @@ pages:
       description: Writes needed (0 when the pool was already right or in check mode).
       type: int
       sample: 1
+    in_use:
+      description: Pages the kernel kept in a lowered pool because they are in use (only with O(keep_in_use)).
+      type: int
+      returned: when O(keep_in_use) let a lowered pool keep pages
+      sample: 4
     ok:
-      description: Whether the pool holds the requested count.
+      description: Whether the pool holds the requested count (or, with O(keep_in_use), only pages in use).
       type: bool
       sample: true
 msg:
@@ -162,6 +178,7 @@ def main():
             retries=dict(type="int", default=5),
             delay=dict(type="float", default=1.0),
             compact=dict(type="bool", default=True),
+            keep_in_use=dict(type="bool", default=False),
             root=dict(type="path", default="/"),
         ),
         supports_check_mode=True,
@@ -202,6 +219,15 @@ def main():
     result = dict(changed=any(row["obtained"] != row["before"] for row in rows) or changed, pages=rows)
     if module._diff:
         result["diff"] = diff
+    if params["keep_in_use"]:
+        kept = [row for row in rows if not row["ok"] and row["requested"] < (row["before"] or 0)
+                and row["requested"] < row["obtained"] <= row["before"]]
+        for row in kept:
+            module.warn("%s: %d page(s) stay in the pool because something uses them (asked for %d, the kernel kept %d); "
+                        "the kernel frees them when they are released" % (describe(row), row["obtained"] - row["requested"],
+                                                                          row["requested"], row["obtained"]))
+            row["ok"] = True
+            row["in_use"] = row["obtained"] - row["requested"]
     if not all(row["ok"] for row in rows):
         module.fail_json(msg="hugepages_alloc: %s" % shortfall_message(rows), **result)
     result["msg"] = "allocated: %s" % ", ".join("%s=%d" % (describe(row), row["obtained"]) for row in rows)
