@@ -48,6 +48,7 @@ FILES = (
 )
 GLOBS = (
     "/etc/realtime-virt/*",
+    "/etc/tuned/realtime-virt-*/tuned.conf",
     "/etc/modules-load.d/realtime-virt*",
     "/etc/systemd/system/realtime-virt*",
     "/usr/local/sbin/realtime-virt*",
