@@ -22,7 +22,8 @@ word with a value removes that word, a bare name every word of that name).
 tuned-adm (tuned/admin/admin.py): list prints "Available profiles:", one
 "- <name>" line per profile padded to column 30 before "- <summary>", then
 the active profile line; active prints "Current active profile: <name>"
-(exit 0) or "No current active profile." (exit 1); profile <name> makes a
+(exit 0) or "No current active profile." (exit 1); recommend prints the
+"recommended" profile of tuned.json (balanced by default); profile <name> makes a
 known profile active, else "Requested profile '<name>' doesn't exist." and
 exit 1. The known profiles are those of tuned.json plus, as tuned's locator
 finds them, every <dir>/<name>/tuned.conf of its "profile_dirs" (the
@@ -175,6 +176,9 @@ def tuned_adm(state, argv):
         return 0
     if argv == ["active"]:
         return _print_active(data["active"])
+    if argv == ["recommend"]:
+        print(data.get("recommended", "balanced"))
+        return 0
     if len(argv) >= 2 and argv[0] == "profile":
         name = " ".join(argv[1:])
         if name not in profiles:
