@@ -33,7 +33,7 @@ help:
 	@echo "make demo         set up this machine, then run playbooks/site.yml on localhost"
 	@echo "make test         set up, then lint, sanity, unit, build, integration and molecule tests (lab VM included)"
 	@echo "make lab          set up, then only the lab scenario (a booted Debian VM: reboot, 1G pages, SR-IOV)"
-	@echo "make demo-clean   remove the domain make demo left running"
+	@echo "make demo-clean   undo make demo: remove its domain, pools and host tuning (playbooks/undo.yml)"
 	@echo "make coverage     which role tasks the tests recorded since coverage-clean ran (make test does both)"
 	@echo "make matrix       unit tests and sanity on the older ansible-core versions meta/runtime.yml claims"
 	@echo "make units | integration | molecule | lint | imports | sanity | build-check | bench | changelog | coverage-clean"
@@ -63,14 +63,13 @@ services: host
 demo: setup
 	ansible-playbook playbooks/site.yml
 
-# The demo leaves its domain rtv-demo defined and running, holding CPU 1;
-# the tests place domains on this machine's CPUs, so they remove it first.
-demo-clean: services
-	@if virsh -c qemu:///system dominfo rtv-demo >/dev/null 2>&1; then \
-	  echo "demo-clean: removing the demo domain rtv-demo"; \
-	  virsh -c qemu:///system destroy rtv-demo >/dev/null 2>&1 || true; \
-	  virsh -c qemu:///system undefine rtv-demo >/dev/null; \
-	fi
+# make demo leaves this machine tuned, with its domain rtv-demo running and
+# holding CPU 1. demo-clean takes it back through playbooks/undo.yml: the
+# inventory's domains removed, then the hugepages and rt_host roles with
+# state absent (docs/rollout.md "Undo"). The tests place domains on this
+# machine's CPUs, so make test runs it first.
+demo-clean: venv collection services
+	ansible-playbook playbooks/undo.yml
 
 # coverage-clean first and coverage last: the figure covers this run only.
 test: coverage-clean setup demo-clean lint imports sanity units matrix build-check integration molecule coverage

@@ -6,6 +6,7 @@
 """Prove that playbooks/site.yml --check changes nothing and predicts the real run.
 
   check_mode_proof.py [--playbook playbooks/site.yml] [--inventory inventory/localhost.yml] [--out result.json]
+                      [--undo playbooks/undo.yml]
 
 1. keep what is needed to put the host back (host_state.save);
 2. make the host look fresh (host_state.reset: no role files, throttling
@@ -15,7 +16,11 @@
 4. real run: its changed count must equal the prediction, task by task;
 5. on the now converged host: snapshot, --check, snapshot: identical and
    nothing predicted; a second real run changes nothing;
-6. always put the host back as it was found.
+6. with --undo: the undo playbook on the converged host, --check (changes
+   nothing, predicts the real run task by task), real (the host is as it
+   was before step 3: sysctls, pools, hugetlbfs mounts, domains and every
+   file under /etc), and again (changes nothing);
+7. always put the host back as it was found.
 
 The stages come from the playbook itself, so stages added to site.yml are
 covered without touching this script.  Prints one JSON document.
@@ -80,6 +85,7 @@ def main():
     parser.add_argument("--playbook", default="playbooks/site.yml")
     parser.add_argument("--inventory", default="inventory/localhost.yml")
     parser.add_argument("--out")
+    parser.add_argument("--undo", help="the undo playbook to prove after the converged phase (playbooks/undo.yml)")
     args = parser.parse_args()
     ignore = os.environ.get("REALTIME_VIRT_FOREIGN_DOMAINS", "")
 
@@ -92,6 +98,7 @@ def main():
     result = {"playbook": args.playbook, "phases": {}, "problems": []}
     try:
         host_state.reset()
+        fresh, fresh_etc = snap(), host_state.etc_files()
         for phase in ("fresh", "converged"):
             before = snap()
             checked = run_playbook(args.playbook, args.inventory, check=True)
@@ -110,6 +117,33 @@ def main():
             result["problems"].append("converged: the host is not idempotent")
         if result["phases"]["fresh"]["check"]["changed"] in (0, None):
             result["problems"].append("fresh: --check predicted no change on a fresh host; the proof proves nothing")
+        # 7. the way back: playbooks/undo.yml on the converged host, --check
+        # first (changes nothing, predicts the real run task by task), then
+        # for real: the host is as fresh as before the first site run, every
+        # file under /etc included; a second undo changes nothing.
+        if args.undo:
+            before = snap()
+            checked = run_playbook(args.undo, args.inventory, check=True)
+            diffs = host_state.compare(before, snap())
+            real = run_playbook(args.undo, args.inventory, check=False)
+            again = run_playbook(args.undo, args.inventory, check=False)
+            left = host_state.compare(fresh, snap()) + host_state.compare_etc(fresh_etc, host_state.etc_files())
+            result["phases"]["undo"] = {"check": checked, "real": real, "again": again,
+                                        "check_mode_differences": diffs, "left_behind": left}
+            if checked["rc"] != 0 or real["rc"] != 0 or again["rc"] != 0:
+                result["problems"].append("undo: a run failed (check rc %s, real rc %s, second rc %s)" % (
+                    checked["rc"], real["rc"], again["rc"]))
+            if diffs:
+                result["problems"].append("undo: --check changed the host: %s" % "; ".join(diffs))
+            if checked["changed_tasks"] != real["changed_tasks"]:
+                result["problems"].append("undo: --check predicted %s, the real run changed %s" % (
+                    checked["changed_tasks"], real["changed_tasks"]))
+            if real["changed"] in (0, None):
+                result["problems"].append("undo: the real run changed nothing on a converged host")
+            if again["changed"] != 0:
+                result["problems"].append("undo: a second run changed %s: %s" % (again["changed"], again["changed_tasks"]))
+            if left:
+                result["problems"].append("undo: the host is not as fresh as before site.yml: %s" % "; ".join(left))
     finally:
         host_state.restore(workdir)
         restored = host_state.compare(original, snap())

@@ -113,6 +113,37 @@ def snapshot():
             "domains": domains()}
 
 
+def etc_files(root="/etc"):
+    """Every file under ``root``: path -> sha256 of its content, or ``-> target`` for a symbolic link."""
+    found = {}
+    for top, dirs, names in os.walk(root):
+        dirs.sort()
+        for name in names + [d for d in dirs if os.path.islink(os.path.join(top, d))]:
+            path = os.path.join(top, name)
+            if os.path.islink(path):
+                found[path] = "-> " + os.readlink(path)
+            elif os.path.isfile(path):
+                try:
+                    with open(path, "rb") as handle:
+                        found[path] = hashlib.sha256(handle.read()).hexdigest()
+                except OSError as exc:
+                    found[path] = "unreadable: %s" % exc.strerror
+    return found
+
+
+def compare_etc(before, after):
+    """One line per file under /etc that appeared, went or changed."""
+    lines = []
+    for path in sorted(set(before) | set(after)):
+        if path not in after:
+            lines.append("%s: removed" % path)
+        elif path not in before:
+            lines.append("%s: added" % path)
+        elif before[path] != after[path]:
+            lines.append("%s: changed" % path)
+    return lines
+
+
 def _hugetlbfs_mounts():
     """``(path, options)`` of every hugetlbfs mount, as /proc/mounts lists them."""
     mounts = []
