@@ -191,6 +191,15 @@ vf_addresses:
   elements: str
   returned: success
   sample: ["0000:6b:00.1", "0000:6b:00.2"]
+vf_addresses_before:
+  description:
+    - PCI addresses of the VFs before the run. With O(count=0) in check mode, the VFs a real run
+      would remove (the sriov and qat roles' undo checks them against the running domains).
+  type: list
+  elements: str
+  returned: success
+  sample: ["0000:6b:00.1", "0000:6b:00.2"]
+  version_added: 0.2.0
 state_file:
   description: The state file, C(null) when O(persist=false).
   type: str

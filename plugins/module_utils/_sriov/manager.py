@@ -331,6 +331,7 @@ class SriovVfs(object):
             "sriov_numvfs_before": before["sriov_numvfs"],
             "vfs": after["vfs"],
             "vf_addresses": [vf["pci_address"] for vf in after["vfs"] if vf["pci_address"]],
+            "vf_addresses_before": [vf["pci_address"] for vf in before["vfs"] if vf["pci_address"]],
             "state_file": self.state_file if self.persist else None,
             "state_file_changed": state_changed,
             "actions": list(self.actions),

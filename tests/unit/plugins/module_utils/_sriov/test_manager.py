@@ -86,6 +86,20 @@ def test_check_mode_predicts_the_rebind_of_a_vf_that_lost_its_driver(host):
     assert kernel.log == [("/sys/bus/pci/drivers_probe", lost)]
 
 
+def test_check_mode_to_zero_names_the_vfs_a_real_run_removes(host):
+    tree, kernel, state = host
+    run(host, 2)
+    del kernel.log[:]
+    result = run(host, 0, check_mode=True)
+    assert result["vf_addresses_before"] == ["0000:3d:00.1", "0000:3d:00.2"]
+    assert result["vf_addresses"] == [] and result["changed"] is True
+    assert kernel.log == [] and len(tree.vfs(PF)) == 2
+    assert statefile.parse(open(state).read()) == {PF: (2, "vfio-pci")}
+    real = run(host, 0)
+    assert real["vf_addresses_before"] == ["0000:3d:00.1", "0000:3d:00.2"] and tree.vfs(PF) == []
+    assert numvfs_writes(kernel) == ["0"] and statefile.parse(open(state).read()) == {}
+
+
 def test_different_count_goes_through_zero(host):
     tree, kernel, state = host
     run(host, 4)
