@@ -15,7 +15,10 @@
    the prediction;
 4. real run: its changed count must equal the prediction, task by task;
 5. on the now converged host: snapshot, --check, snapshot: identical and
-   nothing predicted; a second real run changes nothing;
+   nothing predicted; a second real run changes nothing; and the running
+   domains' emulator and vCPU threads (read from /proc before the --check
+   and after the real run) keep their CPU affinity, scheduling policy and
+   priority while the host roles are applied again;
 6. with --undo: the undo playbook on the converged host, --check (changes
    nothing, predicts the real run task by task), real (the host is as it
    was before step 3: sysctls, pools, hugetlbfs mounts, domains and every
@@ -73,6 +76,75 @@ def run_playbook(playbook, inventory, check):
             "seconds": round(time.time() - start, 1), "tail": proc.stdout.splitlines()[-25:] if proc.returncode else []}
 
 
+VCPU_THREAD = re.compile(r"^CPU \d+/(KVM|TCG)$")
+
+
+def qemu_threads(run_dir="/run/libvirt/qemu", proc="/proc"):
+    """The threads of every running libvirt QEMU domain that stay for its life.
+
+    {domain: {"pid": pid, "threads": {name: {"cpus", "policy", "priority"}}}}
+    for the main (emulator) thread and the vCPU threads ("CPU N/KVM" or
+    "CPU N/TCG"), read from /proc/<pid>/task/<tid>: Cpus_allowed_list of
+    status, and rt_priority and policy, fields 40 and 41 of stat (proc(5)).
+    QEMU's worker threads come and go, so they are left out.
+    """
+    found = {}
+    try:
+        names = sorted(os.listdir(run_dir))
+    except OSError:
+        return found
+    for entry in names:
+        # a running domain has its status XML beside its pid file (driver.pid is libvirtd's own)
+        if not entry.endswith(".pid") or entry[:-len(".pid")] + ".xml" not in names:
+            continue
+        try:
+            with open(os.path.join(run_dir, entry)) as handle:
+                pid = handle.read().strip()
+            tids = os.listdir(os.path.join(proc, pid, "task"))
+        except (IOError, OSError):
+            continue
+        threads = {}
+        for tid in tids:
+            base = os.path.join(proc, pid, "task", tid)
+            try:
+                with open(os.path.join(base, "comm")) as handle:
+                    name = handle.read().strip()
+                with open(os.path.join(base, "status")) as handle:
+                    status = handle.read()
+                with open(os.path.join(base, "stat")) as handle:
+                    stat = handle.read()
+            except (IOError, OSError):
+                continue  # the thread ended meanwhile
+            if tid == pid:
+                name = "main (emulator)"
+            elif not VCPU_THREAD.match(name):
+                continue
+            # the fields after "(comm)" start with field 3, state
+            fields = stat[stat.rindex(")") + 2:].split()
+            cpus = [line.split(":", 1)[1].strip() for line in status.splitlines() if line.startswith("Cpus_allowed_list:")]
+            threads[name] = {"cpus": cpus[0] if cpus else None, "priority": int(fields[40 - 3]),
+                             "policy": int(fields[41 - 3])}
+        found[entry[:-len(".pid")]] = {"pid": pid, "threads": threads}
+    return found
+
+
+def thread_changes(before, after):
+    """What moved between two qemu_threads() readings, for the domains running in the first."""
+    changes = []
+    for domain in sorted(before):
+        if domain not in after:
+            changes.append("%s stopped" % domain)
+            continue
+        if after[domain]["pid"] != before[domain]["pid"]:
+            changes.append("%s was restarted (pid %s -> %s)" % (domain, before[domain]["pid"], after[domain]["pid"]))
+            continue
+        for name, old in sorted(before[domain]["threads"].items()):
+            new = after[domain]["threads"].get(name)
+            if new != old:
+                changes.append("%s thread %r: %s -> %s" % (domain, name, old, new))
+    return changes
+
+
 def foreign(snap, pattern):
     """Drop domains another test run owns (pattern from REALTIME_VIRT_FOREIGN_DOMAINS)."""
     if pattern and isinstance(snap.get("domains"), dict):
@@ -101,11 +173,19 @@ def main():
         fresh, fresh_etc = snap(), host_state.etc_files()
         for phase in ("fresh", "converged"):
             before = snap()
+            threads = qemu_threads()
             checked = run_playbook(args.playbook, args.inventory, check=True)
             after = snap()
             diffs = host_state.compare(before, after)
             real = run_playbook(args.playbook, args.inventory, check=False)
             result["phases"][phase] = {"check": checked, "real": real, "check_mode_differences": diffs}
+            if phase == "converged":
+                # 5. the host roles applied again while the domains run
+                moved = thread_changes(threads, qemu_threads())
+                result["phases"][phase].update(threads=threads, thread_changes=moved)
+                if moved:
+                    result["problems"].append("converged: applying site.yml again moved running domains' threads: %s"
+                                              % "; ".join(moved))
             if checked["rc"] != 0 or real["rc"] != 0:
                 result["problems"].append("%s: a run failed (check rc %s, real rc %s)" % (phase, checked["rc"], real["rc"]))
             if diffs:
