@@ -162,6 +162,7 @@ from ansible_collections.realtime.virt.plugins.module_utils._common.errors impor
 from ansible_collections.realtime.virt.plugins.module_utils._hugepages.apply import (
     HugepageAllocator,
     describe,
+    keep_in_use,
     shortfall_message,
     state_text,
 )
@@ -220,14 +221,8 @@ def main():
     if module._diff:
         result["diff"] = diff
     if params["keep_in_use"]:
-        kept = [row for row in rows if not row["ok"] and row["requested"] < (row["before"] or 0)
-                and row["requested"] < row["obtained"] <= row["before"]]
-        for row in kept:
-            module.warn("%s: %d page(s) stay in the pool because something uses them (asked for %d, the kernel kept %d); "
-                        "the kernel frees them when they are released" % (describe(row), row["obtained"] - row["requested"],
-                                                                          row["requested"], row["obtained"]))
-            row["ok"] = True
-            row["in_use"] = row["obtained"] - row["requested"]
+        for warning in keep_in_use(rows):
+            module.warn(warning)
     if not all(row["ok"] for row in rows):
         module.fail_json(msg="hugepages_alloc: %s" % shortfall_message(rows), **result)
     result["msg"] = "allocated: %s" % ", ".join("%s=%d" % (describe(row), row["obtained"]) for row in rows)

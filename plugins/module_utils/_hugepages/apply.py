@@ -129,6 +129,28 @@ def shortfall_message(rows):
     )
 
 
+def keep_in_use(rows):
+    """Accept the lowered pools the kernel could not shrink all the way.
+
+    A lowered pool keeps the pages something still maps (the kernel frees
+    them on release). Such a row - asked below what it had, and left between
+    the request and what it had - is marked ``ok`` with ``in_use``, the pages
+    kept. A pool that fell short while growing stays a failure. Returns one
+    warning per row kept.
+    """
+    warnings = []
+    for row in rows:
+        before = row["before"] or 0
+        if row["ok"] or not row["requested"] < before or not row["requested"] < row["obtained"] <= before:
+            continue
+        row["ok"] = True
+        row["in_use"] = row["obtained"] - row["requested"]
+        warnings.append("%s: %d page(s) stay in the pool because something uses them (asked for %d, the kernel kept %d); "
+                        "the kernel frees them when they are released"
+                        % (describe(row), row["in_use"], row["requested"], row["obtained"]))
+    return warnings
+
+
 def state_text(targets, key):
     """One line per pool, for ``diff``."""
     return "".join("%s nr_hugepages=%s\n" % (describe(target), target[key]) for target in targets)

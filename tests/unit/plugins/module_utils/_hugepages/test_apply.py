@@ -14,6 +14,7 @@ import rt_node_trees
 
 from ansible_collections.realtime.virt.plugins.module_utils._hugepages.apply import (
     HugepageAllocator,
+    keep_in_use,
     shortfall_message,
 )
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
@@ -89,3 +90,39 @@ def test_refusal_writes_nothing(tmp_path):
         allocator.plan([{"size": "2M", "count": 10 ** 6, "node": 0}])
     assert info.value.option == "pages"
     assert read(root, "sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages") == 0
+
+
+class BusyAllocator(HugepageAllocator):
+    """Acts like a kernel where ``busy`` pages of a pool are mapped: a lower count never goes below them."""
+
+    def __init__(self, root, busy, **kwargs):
+        super(BusyAllocator, self).__init__(root, **kwargs)
+        self.busy = busy
+        self.sleep = lambda seconds: None
+
+    def _write(self, path, value):
+        busy = [pages for end, pages in self.busy.items() if path.endswith(end)]
+        super(BusyAllocator, self)._write(path, max([value] + busy))
+
+
+def test_keep_in_use_accepts_only_the_pages_a_lowered_pool_keeps(tmp_path):
+    root = rt_node_trees.build_shape(str(tmp_path), "two_socket_smt")
+    node0 = "sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages"
+    allocator = BusyAllocator(root, {node0: 10, NODE1_2M: 300}, retries=0, delay=0)
+    # node 0 goes 512 -> 0 with 10 pages in use; node 1 goes 256 -> 200 with 300 in use (it cannot shrink at all)
+    rows = allocator.apply(allocator.plan([{"size": "2M", "count": 0, "node": 0}, {"size": "2M", "count": 200, "node": 1}]))
+    assert [(r["node"], r["before"], r["obtained"], r["ok"]) for r in rows] == [(0, 512, 10, False), (1, 256, 300, False)]
+    warnings = keep_in_use(rows)
+    assert warnings == ["node 0 2M: 10 page(s) stay in the pool because something uses them (asked for 0, the kernel "
+                        "kept 10); the kernel frees them when they are released"]
+    assert rows[0]["ok"] is True and rows[0]["in_use"] == 10
+    # more pages than the pool had before is not a lowered pool keeping its pages
+    assert rows[1]["ok"] is False and "in_use" not in rows[1]
+    assert "node 1 2M: requested 200, obtained 300" in shortfall_message(rows)
+
+
+def test_keep_in_use_leaves_a_growing_shortfall_failing(tmp_path):
+    root = rt_node_trees.build_shape(str(tmp_path), "two_socket_smt")
+    allocator = StingyAllocator(root, limit=260, retries=0, delay=0)
+    rows = allocator.apply(allocator.plan([{"size": "2M", "count": 400, "node": 1}]))
+    assert keep_in_use(rows) == [] and rows[0]["ok"] is False
