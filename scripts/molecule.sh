@@ -3,7 +3,8 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Run `molecule test` for every scenario in extensions/molecule/ (or only
-# those named as arguments) against localhost, with this collection on
+# those named as arguments, or all but those named with --skip) against
+# localhost, with this collection on
 # ANSIBLE_COLLECTIONS_PATH. Prints one line per scenario and ends with
 # "molecule: N passed, M failed"; exits non-zero on a failure or when no
 # scenario ran.
@@ -18,13 +19,30 @@ export ANSIBLE_CONFIG="$top/ansible.cfg"
 recording=$(python3 "$top/tests/coverage/recording.py" --shell) || exit 2
 eval "$recording"
 
+# --destroy NAME: stop and throw away what a run of NAME that was killed
+# left (scripts/test.sh uses it for the lab VM).
+if [ "${1:-}" = --destroy ]; then
+    exec molecule destroy -s "${2:?usage: molecule.sh --destroy SCENARIO}"
+fi
+
+# --skip NAME (repeatable): every scenario but those.
+skip=()
+while [ "${1:-}" = --skip ]; do
+    skip+=("${2:?usage: molecule.sh --skip SCENARIO ...}")
+    shift 2
+done
+
 if [ "$#" -gt 0 ]; then
     scenarios=("$@")
 else
     scenarios=()
     for file in extensions/molecule/*/molecule.yml; do
         [ -f "$file" ] || continue
-        scenarios+=("$(basename "$(dirname "$file")")")
+        name=$(basename "$(dirname "$file")")
+        for skipped in "${skip[@]}"; do
+            [ "$name" = "$skipped" ] && continue 2
+        done
+        scenarios+=("$name")
     done
 fi
 
