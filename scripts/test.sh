@@ -54,6 +54,8 @@ trap stop_lab EXIT
 trap 'exit 130' INT TERM
 
 # setsid: a process group of its own, so stop_lab reaches every process.
+# The inner script expands its own positional parameters:
+# shellcheck disable=SC2016
 setsid bash -c '
     extensions/molecule/lab/files/build-image.sh "$1" >/dev/null
     rc=$?
