@@ -14,8 +14,7 @@
 # stdout; the last line is "port=<port>".
 #
 # The machine: q35 with an emulated IOMMU (interrupt remapping), -cpu max
-# (pdpe1gb, so 1G pages), 2 vCPUs, 3 GiB in two NUMA nodes (node 0: CPU 0
-# and 2.5 GiB, node 1: CPU 1 and 512 MiB), TCG, a virtio disk, user
+# (pdpe1gb, so 1G pages), 2 vCPUs, 3 GiB, TCG, a virtio disk, user
 # networking with SSH forwarded from 127.0.0.1, and QEMU's NVMe controller
 # with SR-IOV (4 VFs), a PCI physical function whose VFs bind to vfio-pci.
 # max-ram-below-4g=1G: q35 otherwise maps 2 GiB below 4G and 1 GiB above,
@@ -23,9 +22,6 @@
 # aligned 1 GiB range, so "hugepagesz=1G hugepages=1" reserves nothing
 # ("HugeTLB: allocating 1 of page size 1.00 GiB failed"). With 1 GiB below
 # and 2 GiB above 4G, the range 4-5 GiB stays free for the boot-time page.
-# Node 0 holds 0-1 GiB and 4-5.5 GiB, so that range is node 0's, and
-# "hugepages=0:1" (one 1G page on node 0 only) can be proven to reserve it
-# there and nothing on node 1.
 set -euo pipefail
 
 image_dir=$(realpath "${1:?usage: boot-vm.sh IMAGE_DIR RUN_DIR [PORT]}")
@@ -56,8 +52,6 @@ say "booting (TCG) with SSH on 127.0.0.1:$port; serial console in $run_dir/conso
 qemu-system-x86_64 \
     -name realtime-virt-lab -accel tcg \
     -machine q35,kernel-irqchip=split,max-ram-below-4g=1G -cpu max -m 3072 -smp 2 \
-    -object memory-backend-ram,id=node0,size=2560M -object memory-backend-ram,id=node1,size=512M \
-    -numa node,nodeid=0,cpus=0,memdev=node0 -numa node,nodeid=1,cpus=1,memdev=node1 \
     -device intel-iommu,intremap=on,caching-mode=on \
     -drive "file=$run_dir/disk.qcow2,format=qcow2,if=virtio" \
     -nic "user,model=virtio-net-pci,hostfwd=tcp:127.0.0.1:$port-:22" \
