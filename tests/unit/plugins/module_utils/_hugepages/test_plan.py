@@ -124,6 +124,15 @@ def test_refusals(hosts, shape, pages, default, where, words):
         assert word in message
 
 
+def test_one_node_host_gets_the_total_form(hosts):
+    # Same reservation on one node, and the form x86 KASLR reads (it takes "0:1" for 0 and may put the kernel
+    # image in the block the page needs)
+    facts = dict(hosts["two_socket_smt"], numa={"nodes": [hosts["two_socket_smt"]["numa"]["nodes"][0]]})
+    plan = hugepage_plan(facts, [{"size": "1G", "count": 1, "node": 0}])
+    assert plan["kernel_args"] == ["hugepagesz=1G", "hugepages=1"]
+    assert plan["warnings"] == []
+
+
 def test_no_sizes():
     with pytest.raises(OptionError) as info:
         hugepage_plan({"hugepages": {"sizes": {}}}, [{"size": "2M", "count": 1}])
