@@ -161,17 +161,18 @@ def _boot_args(rt_node, targets, in_use, default_kb, explicit_default, warnings)
     if explicit_default:
         args.append("default_hugepagesz=%s" % size_label(default_kb))
     version = kernel_version(rt_node)
+    several_nodes = len(_nodes(rt_node)) > 1
     for kb in in_use:
         if kb < BOOT_ONLY_KB:
             continue
         pools = [t for t in targets if t["size_kb"] == kb]
         total = sum(t["count"] for t in pools)
         per_node = all(t["node"] is not None for t in pools)
-        if per_node and version is not None and version >= NODE_FORM_SINCE and len(_nodes(rt_node)) > 1:
+        if per_node and version is not None and version >= NODE_FORM_SINCE and several_nodes:
             count = ",".join("%d:%d" % (t["node"], t["count"]) for t in sorted(pools, key=lambda t: t["node"]))
         else:
             count = "%d" % total
-            if per_node and len(_nodes(rt_node)) > 1:
+            if per_node and several_nodes:
                 warnings.append(
                     "kernel %s takes only a total of %s pages at boot (the per-node form needs Linux %d.%d): "
                     "hugepages=%d is spread over every NUMA node, not put where hugepages_pages asks"
