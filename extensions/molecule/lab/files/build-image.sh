@@ -8,8 +8,9 @@
 #
 # Prints the image directory (CACHE_DIR/debian12-<key>) on its last line; it
 # holds disk.raw (never booted: runs use an overlay), id_ed25519 (the key root
-# accepts) and build.log. <key> is a hash of this script, so editing the
-# script builds a new image and an unchanged one reuses the cache. Progress
+# accepts) and build.log. <key> is a hash of this script and the ISO week,
+# so editing the script builds a new image, as does a new week, and an
+# unchanged one reuses the cache. Progress
 # lines go to stderr as "lab image: [<seconds>s] ...".
 #
 # The Debian mirror is the one this machine's apt sources use (override with
@@ -18,11 +19,19 @@
 set -euo pipefail
 
 cache=${1:?usage: build-image.sh CACHE_DIR}
-key=$(sha256sum "$0" | cut -c1-12)
+# The week is part of the key: roles install packages in the VM with the
+# package lists of the image, which a mirror outdates at its point releases.
+key=$( (cat "$0"; date -u +%G-W%V) | sha256sum | cut -c1-12)
 image_dir="$cache/debian12-$key"
 suite=bookworm
 size=4G
 packages=linux-image-amd64,grub-pc,openssh-server,python3,systemd-sysv,dbus,udev,ifupdown,isc-dhcp-client,iproute2,sudo,kmod
+# What the roles expect on a host but do not install themselves (tuned,
+# irqbalance; python3-apt, which Ansible's apt module needs in check mode,
+# as Debian's standard and cloud installs have it), and what rt_validate
+# would install (rt-tests: cyclictest); installing them here keeps apt's
+# work under TCG out of every lab run.
+extra_packages=(python3-apt tuned irqbalance rt-tests)
 start=$(date +%s)
 
 say() { echo "lab image: [$(( $(date +%s) - start ))s] $*" >&2; }
@@ -129,6 +138,13 @@ for fs in dev dev/pts proc sys; do
     mount --bind "/$fs" "$mnt/$fs"
 done
 chroot "$mnt" update-grub >>"$log" 2>&1
+say "installing ${extra_packages[*]} (services are enabled, not started, in the image)"
+# policy-rc.d keeps the packages from starting their daemons in the chroot.
+printf '#!/bin/sh\nexit 101\n' >"$mnt/usr/sbin/policy-rc.d"
+chmod 0755 "$mnt/usr/sbin/policy-rc.d"
+DEBIAN_FRONTEND=noninteractive chroot "$mnt" apt-get install -y -q --no-install-recommends \
+    "${extra_packages[@]}" >>"$log" 2>&1
+rm -f "$mnt/usr/sbin/policy-rc.d"
 chroot "$mnt" apt-get clean
 for fs in dev/pts dev proc sys; do
     umount "$mnt/$fs"
