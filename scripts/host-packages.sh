@@ -9,6 +9,9 @@ PACKAGES=(
   libvirt-daemon libvirt-daemon-driver-qemu libvirt-daemon-system libvirt-clients
   libvirt-dev pkg-config gcc python3-dev python3-venv libxml2-utils shellcheck
   rt-tests busybox-static cpio stress-ng tuned procps git make
+  # what rt_host installs for tuned on Debian: present before the tests, so
+  # the demo's undo and reliability_check_mode find the host as it was
+  linux-perf tuna
   # the lab VM's image build (udev: grub-install asks udevadm where a loop
   # device's partition starts, and fails without it)
   debootstrap fdisk grub-pc-bin grub2-common udev e2fsprogs mount openssh-client iproute2
