@@ -10,7 +10,10 @@ __metaclass__ = type
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
+from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import CpusetError, parse_cpuset
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError, RealtimeVirtError
+from ansible_collections.realtime.virt.plugins.module_utils._hugepages.plan import facts_after, planned_targets
+from ansible_collections.realtime.virt.plugins.module_utils._placement.host import isolated_after
 from ansible_collections.realtime.virt.plugins.module_utils._placement.hugepages import hugepage_sizes
 from ansible_collections.realtime.virt.plugins.module_utils._placement.plan import plan_domains, summary
 from ansible_collections.realtime.virt.plugins.module_utils._placement.vfs import attach_vfs, free_vfs_per_node
@@ -24,6 +27,25 @@ def rt_domain_placement(node, domains, defined=None, allow_unisolated=False, def
                             defaults=defaults, hugepages=hugepages, vf_free=vf_free)
     except OptionError as error:
         raise AnsibleFilterError("rt_domain_placement: %s" % error)
+
+
+def rt_domain_node_after(node, pools=None, isolated=None, housekeeping=None):
+    """rt_node facts as the domains will find them: pools resized and, when given, the CPUs isolated."""
+    try:
+        after = facts_after(node, {"targets": planned_targets(pools or [])})
+        if isolated:
+            after = isolated_after(after, _cpus("isolated", isolated), _cpus("housekeeping", housekeeping))
+        return after
+    except RealtimeVirtError as error:
+        raise AnsibleFilterError("rt_domain_node_after: %s" % error)
+
+
+def _cpus(option, value):
+    try:
+        return parse_cpuset(value or "", allow_exclusion=False)
+    except CpusetError as error:
+        raise OptionError(option, value, str(error),
+                          "pass rt_host's rt_host_%s_cpuset, a CPU list such as '2-7'" % option)
 
 
 def rt_domain_attach_vfs(plan, selection):
@@ -60,6 +82,7 @@ class FilterModule(object):
             "rt_domain_placement": rt_domain_placement,
             "rt_domain_attach_vfs": rt_domain_attach_vfs,
             "rt_domain_hugepage_sizes": rt_domain_hugepage_sizes,
+            "rt_domain_node_after": rt_domain_node_after,
             "rt_domain_summary": rt_domain_summary,
             "rt_domain_vf_free": rt_domain_vf_free,
         }

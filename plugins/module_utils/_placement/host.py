@@ -8,6 +8,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import copy
+
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
 
 
@@ -42,3 +44,17 @@ class Host(object):
             if cpus and set(cpus) <= node_cpus:
                 return node_id
         return None
+
+
+def isolated_after(node, isolated, housekeeping):
+    """A copy of ``rt_node`` facts as the kernel reads them once booted with ``isolated`` CPUs.
+
+    ``isolated`` and ``housekeeping`` are CPU lists (rt_host's plan); only
+    the ``cpus`` section changes. Used where a later stage is planned before
+    the reboot that isolates the CPUs (site plan, rt_domain in check mode).
+    """
+    after = copy.deepcopy(node or {})
+    section = after.setdefault("cpus", {})
+    section["isolated"] = sorted(isolated)
+    section["housekeeping"] = sorted(housekeeping)
+    return after

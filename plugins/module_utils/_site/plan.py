@@ -28,6 +28,7 @@ from ansible_collections.realtime.virt.plugins.module_utils._common.errors impor
 from ansible_collections.realtime.virt.plugins.module_utils._cpu.kernel_args import rt_kernel_args
 from ansible_collections.realtime.virt.plugins.module_utils._cpu.plan import cpu_plan
 from ansible_collections.realtime.virt.plugins.module_utils._hugepages.plan import facts_after, hugepage_plan
+from ansible_collections.realtime.virt.plugins.module_utils._placement.host import isolated_after
 from ansible_collections.realtime.virt.plugins.module_utils._placement.plan import plan_domains
 from ansible_collections.realtime.virt.plugins.module_utils._qat.services import parse_services
 from ansible_collections.realtime.virt.plugins.module_utils._sriov.manager import read_pf, validate
@@ -138,9 +139,7 @@ def _predicted(facts, cpus, hugepages, reboot):
     """The facts the domain stage will read: pools at their targets, CPUs isolated after a reboot."""
     after = facts_after(facts, hugepages) if hugepages else copy.deepcopy(facts)
     if cpus and reboot in ("auto", "force"):
-        section = after.setdefault("cpus", {})
-        section["isolated"] = list(cpus["isolated"])
-        section["housekeeping"] = list(cpus["housekeeping"])
+        after = isolated_after(after, cpus["isolated"], cpus["housekeeping"])
     return after
 
 

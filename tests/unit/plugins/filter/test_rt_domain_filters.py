@@ -19,8 +19,8 @@ NODE = {"cpus": {"online": [0, 1, 2, 3], "isolated": [2, 3], "housekeeping": [0,
 
 
 def test_filters_are_exported():
-    assert sorted(FILTERS) == ["rt_domain_attach_vfs", "rt_domain_hugepage_sizes", "rt_domain_placement",
-                               "rt_domain_summary", "rt_domain_vf_free"]
+    assert sorted(FILTERS) == ["rt_domain_attach_vfs", "rt_domain_hugepage_sizes", "rt_domain_node_after",
+                               "rt_domain_placement", "rt_domain_summary", "rt_domain_vf_free"]
 
 
 def test_placement_filter_places():
