@@ -12,7 +12,7 @@ from ansible.errors import AnsibleFilterError
 
 from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import CpusetError, parse_cpuset
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError, RealtimeVirtError
-from ansible_collections.realtime.virt.plugins.module_utils._hugepages.plan import facts_after, planned_targets
+from ansible_collections.realtime.virt.plugins.module_utils._hugepages.plan import facts_after, mounts_after, planned_targets
 from ansible_collections.realtime.virt.plugins.module_utils._placement.host import isolated_after
 from ansible_collections.realtime.virt.plugins.module_utils._placement.hugepages import hugepage_sizes
 from ansible_collections.realtime.virt.plugins.module_utils._placement.plan import plan_domains, summary
@@ -29,10 +29,10 @@ def rt_domain_placement(node, domains, defined=None, allow_unisolated=False, def
         raise AnsibleFilterError("rt_domain_placement: %s" % error)
 
 
-def rt_domain_node_after(node, pools=None, isolated=None, housekeeping=None):
-    """rt_node facts as the domains will find them: pools resized and, when given, the CPUs isolated."""
+def rt_domain_node_after(node, pools=None, isolated=None, housekeeping=None, mounts=None):
+    """rt_node facts as the domains will find them: pools resized, hugetlbfs mounted and, when given, the CPUs isolated."""
     try:
-        after = facts_after(node, {"targets": planned_targets(pools or [])})
+        after = mounts_after(facts_after(node, {"targets": planned_targets(pools or [])}), mounts)
         if isolated:
             after = isolated_after(after, _cpus("isolated", isolated), _cpus("housekeeping", housekeeping))
         return after

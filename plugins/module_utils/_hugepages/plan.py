@@ -338,6 +338,21 @@ def facts_after(rt_node, plan):
     return after
 
 
+def mounts_after(rt_node, mounts):
+    """``rt_node`` with the hugetlbfs ``mounts`` of a plan (``path``, ``size_kb``) added where missing.
+
+    Used with :func:`facts_after` where a later stage checks the page sizes
+    it needs against the mounts before the hugepages stage has run (rt_domain
+    in check mode). Changes ``rt_node`` in place and returns it.
+    """
+    section = rt_node.setdefault("hugepages", {})
+    present = section.get("mounts") or []
+    paths = set(mount.get("path") for mount in present)
+    section["mounts"] = present + [{"path": mount["path"], "pagesize_kb": mount["size_kb"]}
+                                   for mount in mounts or [] if mount["path"] not in paths]
+    return rt_node
+
+
 def planned_targets(pools, option="hugepages_result.pages"):
     """Pools to come, as :func:`facts_after` takes them.
 

@@ -61,6 +61,24 @@ def test_the_pools_are_resized_too():
     assert after["numa"]["nodes"][0]["hugepages"]["2048kB"]["free"] == 64
 
 
+def test_planned_mounts_are_added_where_their_path_is_not_mounted():
+    facts = _fresh_host()
+    facts["hugepages"]["mounts"] = [{"path": "/dev/hugepages", "pagesize_kb": 2048}]
+    planned = [{"path": "/dev/hugepages", "size_kb": 2048, "size": "2M", "opts": "pagesize=2M"},
+               {"path": "/dev/hugepages1G", "size_kb": 1048576, "size": "1G", "opts": "pagesize=1G"}]
+    after = AFTER(facts, mounts=planned)
+    assert after["hugepages"]["mounts"] == [{"path": "/dev/hugepages", "pagesize_kb": 2048},
+                                            {"path": "/dev/hugepages1G", "pagesize_kb": 1048576}]
+    # the facts handed in are not touched
+    assert facts["hugepages"]["mounts"] == [{"path": "/dev/hugepages", "pagesize_kb": 2048}]
+
+
+def test_no_planned_mounts_leave_the_mounts_as_they_are():
+    facts = _fresh_host()
+    facts["hugepages"]["mounts"] = [{"path": "/dev/hugepages", "pagesize_kb": 2048}]
+    assert AFTER(facts)["hugepages"]["mounts"] == [{"path": "/dev/hugepages", "pagesize_kb": 2048}]
+
+
 def test_a_bad_cpuset_is_a_filter_error_naming_the_filter():
     with pytest.raises(AnsibleFilterError, match="rt_domain_node_after: isolated=.x."):
         AFTER(_fresh_host(), isolated="x", housekeeping="0")
