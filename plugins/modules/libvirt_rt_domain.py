@@ -145,8 +145,21 @@ options:
             type: str
             required: true
       emulator_cpuset:
-        description: Host CPUs for the emulator threads (C(<emulatorpin>)), KubeVirt's C(isolateEmulatorThread).
+        description:
+          - Host CPUs for the emulator threads (C(<emulatorpin>)), KubeVirt's C(isolateEmulatorThread).
+          - The IO threads of O(iothreads) run there too.
         type: str
+      emulator_policy:
+        description:
+          - Where the emulator threads (and the IO threads of O(iothreads)) run.
+          - V(cpuset) pins them to O(cpu.emulator_cpuset), or leaves them unpinned when it is not given.
+          - V(share) pins them to the host CPUs of the vCPUs outside O(realtime.mask), Nova's
+            C(hw:emulator_threads_policy=share); those vCPUs must be pinned, and O(cpu.emulator_cpuset) is not given.
+          - The realtime.virt.rt_domain role also offers C(isolate) and C(housekeeping), which it resolves to a
+            CPU set.
+        type: str
+        choices: [cpuset, share]
+        default: cpuset
       numa:
         description: Guest NUMA topology.
         type: dict
@@ -201,6 +214,72 @@ options:
         description: Real-time priority, 1 to 99.
         type: int
         default: 1
+  iothreads:
+    description:
+      - Number of IO threads (C(<iothreads>)). They are pinned with the emulator
+        threads (C(<iothreadpin>)) when those are pinned. Give a disk one with
+        O(disks[].iothread).
+      - V(0) removes the IO threads. Unset leaves those of O(base_xml) as they are.
+    type: int
+  hardening:
+    description:
+      - Guest settings that keep a real-time guest from being interrupted. On by
+        default for real-time domains (O(realtime) given), off for the others;
+        each part can be switched off. A second run with the same options changes nothing.
+      - Defined domains that lack them are redefined on the next run; a running
+        domain takes them at its next start (or with O(restart=true)).
+    type: dict
+    suboptions:
+      enabled:
+        description: Apply the hardening. Default is true for real-time domains and false for the others.
+        type: bool
+      hint_dedicated:
+        description:
+          - C(<features><kvm><hint-dedicated state="on"/></kvm></features>), which tells a Linux guest
+            its vCPUs never share a host CPU, so it may poll instead of halting.
+          - Unset means wherever it holds (O(domain_type=kvm), O(cpu.mode=host-passthrough), which libvirt
+            requires for the hint, and every vCPU pinned to a host CPU of its own); V(true) where it does not hold
+            is refused.
+        type: bool
+      timers:
+        description:
+          - The guest clock's timers (C(<clock><timer>)). Default is C(rtc) with tick policy C(catchup),
+            C(pit) with C(delay) and C(hpet) not present, Nova's real-time timers.
+          - V([]) writes no timer.
+        type: list
+        elements: dict
+        suboptions:
+          name:
+            description: Timer name.
+            type: str
+            required: true
+            choices: [platform, pit, rtc, hpet, tsc, kvmclock, hypervclock, armvtimer]
+          tickpolicy:
+            description: What the timer does with ticks the guest missed.
+            type: str
+            choices: [delay, catchup, merge, discard]
+          present:
+            description: Whether the guest sees the timer at all.
+            type: bool
+      guest_suspend:
+        description: Let the guest suspend to RAM or disk. V(false) writes C(<pm>) with both off.
+        type: bool
+        default: false
+      immediate_allocation:
+        description:
+          - Allocate all hugepage-backed memory when the domain starts
+            (C(<memoryBacking><allocation mode="immediate"/>)), not at the guest's first touch.
+          - Only with O(memory.hugepages).
+        type: bool
+        default: true
+      strip_devices:
+        description:
+          - No USB controller (C(<controller type="usb" model="none"/>), unless a disk or a device of
+            O(base_xml) is on USB), and no graphics or sound device unless O(base_xml) has one.
+          - libvirt's PS/2 mouse and keyboard stay; x86 machines always have them.
+          - Switching it off later does not bring back a USB controller; add one in O(base_xml).
+        type: bool
+        default: true
   memory:
     description: Memory backing and placement.
     type: dict
@@ -322,6 +401,9 @@ options:
         type: str
         choices: [disk, cdrom]
         default: disk
+      iothread:
+        description: IO thread (1 to O(iothreads)) that serves this disk. Only for O(disks[].bus=virtio).
+        type: int
   interfaces:
     description: Network interfaces, in order. An interface without O(interfaces[].mac) keeps the MAC libvirt gave it.
     type: list

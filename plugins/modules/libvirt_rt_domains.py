@@ -122,6 +122,14 @@ options:
         type: list
         elements: str
         default: []
+      iothreads:
+        description: Number of IO threads. See O(realtime.virt.libvirt_rt_domain#module:iothreads).
+        type: int
+      hardening:
+        description:
+          - Guest hardening, on by default for real-time domains, with the suboptions of
+            O(realtime.virt.libvirt_rt_domain#module:hardening).
+        type: dict
       boot:
         description: Direct kernel boot, with the suboptions of O(realtime.virt.libvirt_rt_domain#module:boot).
         type: dict

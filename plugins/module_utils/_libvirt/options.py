@@ -36,6 +36,7 @@ def argument_spec():
         pinning=dict(type="list", elements="dict", default=[], options=dict(
             vcpu=dict(type="int", required=True), cpuset=dict(type="str", required=True))),
         emulator_cpuset=dict(type="str"),
+        emulator_policy=dict(type="str", default="cpuset", choices=["cpuset", "share"]),
         numa=dict(type="dict", options=dict(
             passthrough=dict(type="bool", default=False),
             cells=dict(type="list", elements="dict", options=cell))),
@@ -70,6 +71,20 @@ def argument_spec():
         )),
         rng_profiles=dict(type="dict", default={}),
         hostdevs=dict(type="list", elements="str", default=[]),
+        iothreads=dict(type="int"),
+        hardening=dict(type="dict", options=dict(
+            enabled=dict(type="bool"),
+            hint_dedicated=dict(type="bool"),
+            timers=dict(type="list", elements="dict", options=dict(
+                name=dict(type="str", required=True,
+                          choices=["platform", "pit", "rtc", "hpet", "tsc", "kvmclock", "hypervclock", "armvtimer"]),
+                tickpolicy=dict(type="str", choices=["delay", "catchup", "merge", "discard"]),
+                present=dict(type="bool"),
+            )),
+            guest_suspend=dict(type="bool", default=False),
+            immediate_allocation=dict(type="bool", default=True),
+            strip_devices=dict(type="bool", default=True),
+        )),
         boot=dict(type="dict", options=dict(
             kernel=dict(type="path", required=True), initrd=dict(type="path"), cmdline=dict(type="str"))),
         disks=dict(type="list", elements="dict", default=[], options=dict(
@@ -78,6 +93,7 @@ def argument_spec():
             format=dict(type="str", default="raw"),
             target=dict(type="str"),
             device=dict(type="str", default="disk", choices=["disk", "cdrom"]),
+            iothread=dict(type="int"),
         )),
         interfaces=dict(type="list", elements="dict", default=[], options=dict(
             network=dict(type="str"), bridge=dict(type="str"), model=dict(type="str", default="virtio"),

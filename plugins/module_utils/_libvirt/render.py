@@ -39,24 +39,29 @@ except ImportError:  # pragma: no cover - reported by the module through missing
 
 # Top-level elements the module owns: when the plan does not want one, it
 # must not be in the domain.
-OWNED_TOP = ("vcpu", "memory", "cputune", "memoryBacking", "numatune", "cpu")
+OWNED_TOP = ("vcpu", "memory", "cputune", "memoryBacking", "numatune", "cpu", "iothreads", "pm")
 
 # Children the module writes inside a container.  The wanted domain lists
 # every child of these kinds (the module's and, with base_xml, the user's
 # it keeps), so one in libvirt's XML that the wanted domain lacks is a
 # difference and removing an option is seen.  Children not listed
-# (addresses, aliases, libvirt's defaults, the user's <shares> or
-# <iothreadpin>) are never differences by their mere presence.
+# (addresses, aliases, libvirt's defaults, the user's <shares>) are
+# never differences by their mere presence.
 OWNED_CHILDREN = {
-    "cputune": ("vcpupin", "emulatorpin", "vcpusched"),
-    "memoryBacking": ("hugepages", "nosharepages", "locked"),
+    "cputune": ("vcpupin", "emulatorpin", "vcpusched", "iothreadpin"),
+    "memoryBacking": ("hugepages", "nosharepages", "locked", "allocation"),
     "hugepages": ("page",),
     "numatune": ("memory", "memnode"),
     "cpu": ("feature", "numa", "topology"),
     "numa": ("cell",),
-    "features": ("pmu",),
+    "features": ("pmu", "kvm"),
+    "kvm": ("hint-dedicated",),
+    "clock": ("timer",),
     "rng": ("rate", "backend"),
 }
+
+# Devices a hardened domain has only when base_xml asks for them.
+STRIPPED_KINDS = ("graphics", "sound")
 
 # Device kinds whose whole set the wanted domain lists (see device_kinds()).
 DEVICE_KINDS = ("disk", "interface", "serial", "rng", "hostdev")
@@ -101,9 +106,12 @@ def device_kinds(plan, base_mode):
     serial port is left out when the module does not write it, because
     libvirt adds a <serial> of its own for a user's serial <console>.
     """
+    kinds = DEVICE_KINDS
     if base_mode and not plan.get("serial_log"):
-        return tuple(kind for kind in DEVICE_KINDS if kind != "serial")
-    return DEVICE_KINDS
+        kinds = tuple(kind for kind in kinds if kind != "serial")
+    if (plan.get("hardening") or {}).get("strip_devices"):
+        kinds += STRIPPED_KINDS
+    return kinds
 
 
 def render(plan, base_root=None):
@@ -129,7 +137,9 @@ def render(plan, base_root=None):
     _os(root, plan, base_mode)
     _features(root, plan, base_mode)
     _cpu(root, plan)
-    _merge(root, "devices", *_devices(plan), keep_empty=True)
+    _clock(root, plan, base_mode)
+    _merge(root, "pm", *_pm(plan))
+    _merge(root, "devices", *_devices(plan, _has_usb(root, plan)), keep_empty=True)
     sort_children(root)
     return root
 
@@ -165,6 +175,11 @@ def _top(root, plan):
             size = to_kib((current.text or "").strip(), current.get("unit"))
             if size is None or size > plan["memory_kib"]:
                 root.remove(current)  # above the new size: libvirt would refuse it
+    if plan["iothreads"] is not None:
+        for node in root.findall("iothreads"):
+            root.remove(node)
+        if plan["iothreads"]:
+            _el(root, "iothreads", plan["iothreads"])
     if plan["set_vcpus"]:
         node = root.find("vcpu")
         if node is None:
@@ -198,8 +213,13 @@ def _memory_backing(plan):
         ours.append(_el(None, "nosharepages"))
     if plan["locked"]:
         ours.append(_el(None, "locked"))
+    immediate = bool((plan.get("hardening") or {}).get("immediate_allocation"))
+    if immediate:
+        ours.append(_el(None, "allocation", mode="immediate"))
 
     def conflicts(child):
+        if child.tag == "allocation" and immediate:
+            return False
         if child.tag == "hugepages" and plan["hugepages"]:
             return False
         if child.tag == "nosharepages" and plan["nosharepages"]:
@@ -216,6 +236,12 @@ def _cputune(plan):
         ours.append(_el(None, "vcpupin", vcpu=vcpu, cpuset=format_cpuset(plan["pinning"][vcpu])))
     if plan["emulator"]:
         ours.append(_el(None, "emulatorpin", cpuset=format_cpuset(plan["emulator"])))
+    # the IO threads the options ask for run with the emulator (KubeVirt's
+    # isolateEmulatorThread does the same); base_xml's own IO threads keep its pins
+    managed = plan["emulator"] and plan["iothreads"] is not None
+    iothread_ids = set(range(1, plan["iothreads"] + 1)) if managed else set()
+    for iothread in sorted(iothread_ids):
+        ours.append(_el(None, "iothreadpin", iothread=iothread, cpuset=format_cpuset(plan["emulator"])))
     realtime = plan["realtime"]
     if realtime:
         ours.append(_el(None, "vcpusched", vcpus=format_cpuset(realtime["vcpus"]), scheduler=realtime["scheduler"],
@@ -228,6 +254,10 @@ def _cputune(plan):
             return False if vcpu & set(plan["pinning"]) or _beyond(plan, vcpu) else None
         if child.tag == "emulatorpin" and plan["emulator"]:
             return False
+        if child.tag == "iothreadpin":
+            iothread = ids(child, "iothread")
+            beyond = plan["iothreads"] is not None and any(n > plan["iothreads"] for n in iothread)
+            return False if iothread & iothread_ids or beyond else None
         if child.tag == "vcpusched":
             return without_ids(child, "vcpus", realtime_vcpus | _beyond(plan, ids(child, "vcpus")))
         return None
@@ -290,10 +320,57 @@ def _features(root, plan, base_mode):
         ours.extend([_el(None, "acpi"), _el(None, "apic")])
     if plan["realtime"]:
         ours.append(_el(None, "pmu", state="off"))
+    if (plan.get("hardening") or {}).get("hint_dedicated"):
+        hint = _el(None, "hint-dedicated", state="on")
+        kvm = root.find("features/kvm")
+        if kvm is None:
+            kvm = _el(None, "kvm")
+            ours.append(kvm)
+        merge_children(kvm, [hint], lambda child: False if child.tag == "hint-dedicated" else None)
 
     def conflicts(child):
         return False if child.tag == "pmu" and plan["realtime"] else None
     _merge(root, "features", ours, conflicts)
+
+
+def _clock(root, plan, base_mode):
+    """<clock>: libvirt's default UTC clock, with the hardening's timers."""
+    timers = (plan.get("hardening") or {}).get("timers") or []
+    node = root.find("clock")
+    if node is None:
+        if base_mode and not timers:
+            return
+        node = _el(root, "clock", offset="utc")
+    ours = []
+    for timer in timers:
+        present = None if timer["present"] is None else ("yes" if timer["present"] else "no")
+        ours.append(_el(None, "timer", name=timer["name"], tickpolicy=timer["tickpolicy"], present=present))
+    names = set(timer["name"] for timer in timers)
+    merge_children(node, ours, lambda child: False if child.tag == "timer" and child.get("name") in names else None)
+
+
+def _pm(plan):
+    """<pm> with guest suspend off, unless the hardening lets the guest suspend."""
+    hardening = plan.get("hardening")
+    if not hardening or hardening["guest_suspend"]:
+        return [], lambda child: None
+    ours = [_el(None, "suspend-to-mem", enabled="no"), _el(None, "suspend-to-disk", enabled="no")]
+    return ours, lambda child: False if child.tag in ("suspend-to-mem", "suspend-to-disk") else None
+
+
+def _has_usb(root, plan):
+    """Whether the domain has (or the module gives it) a USB controller or a USB device."""
+    if any(disk["bus"] == "usb" for disk in plan["disks"]):
+        return True
+    for node in root.iterfind("devices/*"):
+        if node.tag == "controller" and node.get("type") == "usb":
+            return True
+        if node.get("bus") == "usb" or (node.tag == "hostdev" and node.get("type") == "usb") or node.tag == "redirdev":
+            return True
+        target = node.find("target")
+        if target is not None and target.get("bus") == "usb":
+            return True
+    return False
 
 
 def _cpu(root, plan):
@@ -347,12 +424,12 @@ def _threads(topology):
     return total
 
 
-def _devices(plan):
+def _devices(plan, has_usb=True):
     ours = []
     targets = set()
     for disk in plan["disks"]:
         node = _el(None, "disk", type="file", device=disk["device"])
-        _el(node, "driver", name="qemu", type=disk["format"])
+        _el(node, "driver", name="qemu", type=disk["format"], iothread=disk.get("iothread"))
         _el(node, "source", file=disk["path"])
         _el(node, "target", dev=disk["target"], bus=disk["bus"])
         targets.add(disk["target"])
@@ -387,6 +464,9 @@ def _devices(plan):
         ours.append(node)
     if plan["memballoon_none"]:
         ours.append(_el(None, "memballoon", model="none"))
+    if (plan.get("hardening") or {}).get("strip_devices") and not has_usb:
+        # libvirt adds a USB controller to every x86 domain unless told it has none
+        ours.append(_el(None, "controller", type="usb", model="none"))
     wanted_hostdevs = set(plan["hostdevs"])
 
     def conflicts(child):

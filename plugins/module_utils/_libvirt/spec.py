@@ -34,6 +34,14 @@ FEATURE_POLICIES = ("force", "require", "optional", "disable", "forbid")
 NUMATUNE_MODES = ("strict", "preferred", "interleave", "restrictive")
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 DISK_PREFIX = {"virtio": "vd", "scsi": "sd", "sata": "sd", "usb": "sd", "ide": "hd"}
+# libvirt's <timer name=...> and tickpolicy values (formatdomain, "Time keeping")
+TIMER_NAMES = ("platform", "pit", "rtc", "hpet", "tsc", "kvmclock", "hypervclock", "armvtimer")
+TICK_POLICIES = ("delay", "catchup", "merge", "discard")
+# The guest clock of a real-time domain: the RTC catches up lost ticks, the
+# PIT delays them, and the HPET (an emulated, exit-heavy timer) is hidden.
+DEFAULT_TIMERS = ({"name": "rtc", "tickpolicy": "catchup", "present": None},
+                  {"name": "pit", "tickpolicy": "delay", "present": None},
+                  {"name": "hpet", "tickpolicy": None, "present": False})
 
 
 def _cpus(option, value, maximum=None, allow_exclusion=False, empty=None):
@@ -85,6 +93,9 @@ def build_spec(params, host, base_root=None):
     plan["cpu"] = _cpu_model(cpu, params.get("domain_type") or "kvm", plan["vcpus"])
     plan["pinning"], plan["emulator"] = _pinning(cpu, plan["vcpus"], host.get("online"))
     plan["realtime"] = _realtime(params.get("realtime"), plan["vcpus"], plan["pinning"])
+    if cpu.get("emulator_policy") == "share":
+        plan["emulator"] = shared_emulator_cpus(cpu, plan["pinning"], plan["realtime"], plan["vcpus"])
+    plan["iothreads"] = _iothreads(params.get("iothreads"))
     _memory(_sub(params, "memory"), plan, host)
     plan["numa_cells"], plan["memnodes"] = _numa(cpu.get("numa"), plan, host.get("numa_nodes"))
     plan["rng"] = resolve_rng(params.get("rng"), params.get("rng_profiles"), host.get("devices"))
@@ -93,9 +104,11 @@ def build_spec(params, host, base_root=None):
     if boot and not boot.get("kernel"):
         raise OptionError("boot.kernel", None, "is required when boot is given")
     plan["boot"] = boot or None
-    plan["disks"] = _disks(params.get("disks") or [])
+    plan["iothread_count"] = _iothread_count(plan["iothreads"], base_root)
+    plan["disks"] = _disks(params.get("disks") or [], plan["iothread_count"])
     plan["interfaces"] = _interfaces(params.get("interfaces") or [])
     plan["serial_log"] = params.get("serial_log")
+    plan["hardening"] = _hardening(params.get("hardening"), plan, base_root)
     return plan
 
 
@@ -195,6 +208,122 @@ def _pinning(cpu, vcpus, online):
         emulator = _cpus("cpu.emulator_cpuset", cpu.get("emulator_cpuset"))
         _check_online("cpu.emulator_cpuset", cpu.get("emulator_cpuset"), emulator, online, "the emulator thread")
     return pinning, emulator
+
+
+def shared_emulator_cpus(cpu, pinning, realtime, vcpus):
+    """Host CPUs of the vCPUs outside the real-time mask: where ``emulator_policy: share`` puts the emulator.
+
+    Nova's ``hw:emulator_threads_policy=share`` with a real-time mask: the
+    emulator and IO threads run beside the guest's housekeeping vCPUs, not
+    on the host's housekeeping CPUs and never on a real-time vCPU's CPU.
+    """
+    option = "cpu.emulator_policy"
+    if cpu.get("emulator_cpuset") not in (None, ""):
+        raise OptionError(option, "share", "share takes the emulator CPUs from the vCPUs outside realtime.mask, so "
+                          "cpu.emulator_cpuset (%s) cannot be given too" % cpu.get("emulator_cpuset"),
+                          "remove cpu.emulator_cpuset, or set emulator_policy to cpuset")
+    if realtime is None:
+        raise OptionError(option, "share", "share needs a real-time domain whose realtime.mask leaves vCPUs out",
+                          "give realtime.mask, for example '^0' to keep vCPU 0 for the guest's housekeeping")
+    others = [vcpu for vcpu in range(vcpus) if vcpu not in realtime["vcpus"]]
+    if not others:
+        raise OptionError(option, "share", "realtime.mask makes every vCPU real-time, so there is no vCPU to share "
+                          "the emulator with", "leave a vCPU out of realtime.mask (for example '^0')")
+    unpinned = [vcpu for vcpu in others if vcpu not in pinning]
+    if unpinned:
+        raise OptionError(option, "share", "vCPUs %s outside realtime.mask are not pinned, so the CPUs to share "
+                          "are unknown" % format_cpuset(unpinned), "pin every vCPU in cpu.pinning")
+    return sorted(set(host_cpu for vcpu in others for host_cpu in pinning[vcpu]))
+
+
+def _iothreads(count):
+    if count is None:
+        return None
+    if count < 0:
+        raise OptionError("iothreads", count, "must be 0 (no IO thread) or more")
+    return count
+
+
+def _iothread_count(iothreads, base_root):
+    """IO threads the domain will have: the option's, else base_xml's <iothreads>, else 0."""
+    if iothreads is not None:
+        return iothreads
+    node = base_root.find("iothreads") if base_root is not None else None
+    text = (node.text or "").strip() if node is not None else ""
+    return int(text) if text.isdigit() else 0
+
+
+def _hardening(hardening, plan, base_root=None):
+    """The guest hardening to write, or None.
+
+    On by default for real-time domains.  ``hint_dedicated`` unset means
+    "where it holds": a KVM domain whose every vCPU has a host CPU of its
+    own and the host CPU passed through (libvirt accepts the hint with
+    ``host-passthrough`` only); set to true where that does not hold, it is
+    refused.
+    """
+    hardening = hardening or {}
+    enabled = hardening.get("enabled")
+    if enabled is None:
+        enabled = plan["realtime"] is not None
+    if not enabled:
+        return None
+    dedicated = _dedicated(plan, base_root)
+    hint = hardening.get("hint_dedicated")
+    if hint and dedicated is not True:
+        raise OptionError("hardening.hint_dedicated", True, dedicated,
+                          "pin every vCPU to a host CPU of its own with domain_type kvm, or leave hint_dedicated unset")
+    timers = hardening.get("timers")
+    return {
+        "hint_dedicated": dedicated is True if hint is None else hint,
+        "timers": _timers(DEFAULT_TIMERS if timers is None else timers),
+        "guest_suspend": bool(hardening.get("guest_suspend", False)),
+        "immediate_allocation": hardening.get("immediate_allocation", True) is not False and bool(plan["hugepages"]),
+        "strip_devices": hardening.get("strip_devices", True) is not False,
+    }
+
+
+def _dedicated(plan, base_root=None):
+    """True when every vCPU has a host CPU of its own under KVM with the host CPU passed through, else why not."""
+    if plan["domain_type"] != "kvm":
+        return "KVM's dedicated-CPU hint needs domain_type kvm (QEMU's TCG has no such hint)"
+    mode = plan["cpu"]["mode"]
+    base_cpu = base_root.find("cpu") if base_root is not None else None
+    if not plan["cpu"]["mode_given"] and base_cpu is not None:
+        mode = base_cpu.get("mode") or "custom"
+    if mode != "host-passthrough":
+        return "libvirt takes KVM's dedicated-CPU hint only with cpu.mode host-passthrough (this domain's is %s)" % mode
+    single = [plan["pinning"].get(vcpu) or [] for vcpu in range(plan["vcpus"])]
+    if any(len(cpus) != 1 for cpus in single):
+        return "not every vCPU is pinned to exactly one host CPU"
+    if len(set(cpus[0] for cpus in single)) != plan["vcpus"]:
+        return "two vCPUs share a host CPU"
+    return True
+
+
+def _timers(timers):
+    result, seen = [], set()
+    for index, timer in enumerate(timers):
+        option = "hardening.timers[%d]" % index
+        name = timer.get("name")
+        if name not in TIMER_NAMES:
+            raise OptionError(option + ".name", name, "not a timer libvirt knows",
+                              "use one of %s" % ", ".join(TIMER_NAMES))
+        if name in seen:
+            raise OptionError(option + ".name", name, "the timer is listed twice", "give each timer once")
+        seen.add(name)
+        tickpolicy = timer.get("tickpolicy")
+        if tickpolicy is not None and tickpolicy not in TICK_POLICIES:
+            raise OptionError(option + ".tickpolicy", tickpolicy, "not a tick policy",
+                              "use one of %s" % ", ".join(TICK_POLICIES))
+        present = timer.get("present")
+        if present is False and tickpolicy is not None:
+            raise OptionError(option + ".tickpolicy", tickpolicy, "a timer that is not present has no tick policy",
+                              "remove tickpolicy, or set present to true")
+        if tickpolicy is None and present is None:
+            raise OptionError(option, name, "says nothing about the timer", "give tickpolicy or present")
+        result.append({"name": name, "tickpolicy": tickpolicy, "present": present})
+    return result
 
 
 def _realtime(realtime, vcpus, pinning):
@@ -343,7 +472,7 @@ def _numa(numa, plan, numa_nodes):
     return cells, memnodes
 
 
-def _disks(disks):
+def _disks(disks, iothreads=0):
     result = []
     counters = {}
     targets = set()
@@ -363,8 +492,18 @@ def _disks(disks):
             raise OptionError("disks[%d].target" % index, target, "the target device name is used twice",
                               "give every disk its own target (vda, vdb...) or leave target unset")
         targets.add(target)
+        iothread = disk.get("iothread")
+        if iothread is not None:
+            if bus != "virtio":
+                raise OptionError("disks[%d].iothread" % index, iothread, "only virtio disks run on an IO thread "
+                                  "(this one is on bus %s)" % bus, "remove iothread, or use bus virtio")
+            if iothread < 1 or iothread > iothreads:
+                raise OptionError("disks[%d].iothread" % index, iothread,
+                                  "the domain has %s" % ("IO threads 1-%d" % iothreads if iothreads else "no IO thread"),
+                                  "set iothreads to %d or more, or name an IO thread from 1 to iothreads"
+                                  % max(iothread, 1))
         result.append({"path": disk["path"], "bus": bus, "format": disk.get("format") or "raw", "target": target,
-                       "device": disk.get("device") or "disk"})
+                       "device": disk.get("device") or "disk", "iothread": iothread})
     return result
 
 

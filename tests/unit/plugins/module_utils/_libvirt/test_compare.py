@@ -22,6 +22,7 @@ import pytest
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.compare import differences
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import device_kinds, fill_identity, parse_xml, render
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import build_spec
+from libvirt_compare import compare_with_libvirt  # noqa: E402  (tests/unit/fixtures, put on the path by conftest)
 
 HOST = {"online": [0, 1], "hugepage_sizes_kib": [2048, 1048576], "numa_nodes": {0: [0, 1]}, "devices": {"/dev/random", "/dev/urandom"}}
 
@@ -33,6 +34,7 @@ OPTIONS = {
     "memory": {"locked": False, "hugepages": {"page_size": "2M"}},
     "rng": {"rate": {"bytes": 1024, "period": 1000}},
     "serial_log": "/tmp/rtsmoke.log",
+    "hardening": {"enabled": False},  # test_hardening.py compares a hardened domain
 }
 
 LIBVIRT_XML = """<domain type='qemu'>
@@ -108,13 +110,7 @@ def diffs(options=None, current_xml=LIBVIRT_XML, edit=None):
     opts = copy.deepcopy(OPTIONS)
     for key, value in (options or {}).items():
         opts[key] = value
-    plan = build_spec(opts, HOST)
-    wanted = render(plan)
-    current = parse_xml(current_xml)
-    if edit:
-        edit(current)
-    fill_identity(wanted, current)
-    return differences(wanted, current, device_kinds(plan, False))
+    return compare_with_libvirt(opts, HOST, current_xml, edit)
 
 
 def test_libvirt_defaults_are_not_differences():

@@ -111,7 +111,7 @@ def test_without_options_the_base_stays_as_written():
 
 def test_real_time_options_replace_only_the_conflicting_children():
     root = merged(cpu={"pinning": [{"vcpu": 0, "cpuset": "2"}, {"vcpu": 1, "cpuset": "3"}], "emulator_cpuset": "0"},
-                  realtime={"mask": "0-1", "priority": 5}, memory={"locked": False})
+                  realtime={"mask": "0-1", "priority": 5}, memory={"locked": False}, hardening={"enabled": False})
     assert tags(root.find("cputune")) == ["shares", "period", "quota", "vcpupin", "vcpupin", "vcpupin", "emulatorpin",
                                           "iothreadpin", "vcpusched", "vcpusched", "iothreadsched"]
     # our pins replace the base's pin of vCPU 0, the base's pin of vCPU 3 stays
@@ -216,8 +216,12 @@ def test_boot_options_replace_the_boot_children_of_os():
 def test_top_level_children_end_in_libvirt_order():
     base = "<domain><devices/><cpu mode='maximum'/><name>x</name><memory>131072</memory><vcpu>2</vcpu></domain>"
     root = merged(base, cpu={"pinning": [{"vcpu": 0, "cpuset": "1"}]}, realtime={"mask": "0"},
-                  memory={"locked": False})
+                  memory={"locked": False}, hardening={"enabled": False})
     assert tags(root) == ["name", "memory", "vcpu", "cputune", "os", "features", "cpu", "devices"]
+    hardened = merged(base, cpu={"pinning": [{"vcpu": 0, "cpuset": "1"}]}, realtime={"mask": "0"},
+                      memory={"locked": False}, iothreads=1)
+    assert tags(hardened) == ["name", "memory", "vcpu", "iothreads", "cputune", "os", "features", "cpu", "clock",
+                              "pm", "devices"]
 
 
 @pytest.mark.parametrize("xml, grouped, split", [
