@@ -8,8 +8,9 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import format_cpuset
+from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import CpusetError, format_cpuset, parse_cpuset
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import shared_emulator_cpus
 from ansible_collections.realtime.virt.plugins.module_utils._placement.vfs import vfs_fit
 
 
@@ -50,9 +51,15 @@ def _candidates(host, node_id, allow_unisolated):
     return set(node_cpus), None, True
 
 
+def _isolates(plan):
+    """1 when the domain's emulator gets an isolated CPU of its own (emulator: isolate), else 0."""
+    return 1 if plan["options"].get("emulator") == "isolate" else 0
+
+
 def place_auto(plan, host, owners, previous, allow_unisolated, vf_free, warnings):
     options = plan["options"]
     vcpus = options["vcpus"]
+    extra = _isolates(plan)
     wanted_node = options.get("numa_node")
     if wanted_node is not None and wanted_node not in host.nodes:
         raise OptionError(plan["where"] + ".numa_node", wanted_node, "the host has no such NUMA node",
@@ -77,14 +84,14 @@ def place_auto(plan, host, owners, previous, allow_unisolated, vf_free, warnings
         old = [previous[v][0] for v in range(vcpus)]
         node_id = host.node_of(old)
         if node_id in options_by_node and set(old) <= set(options_by_node[node_id][0]) and len(set(old)) == vcpus \
-                and vfs_fit(vf_free, node_id, plan["vfs"]):
+                and len(options_by_node[node_id][0]) >= vcpus + extra and vfs_fit(vf_free, node_id, plan["vfs"]):
             _chosen(plan, node_id, old, options_by_node[node_id], warnings)
             plan["kept"] = True
             return
 
     for node_id in node_ids:
         free = options_by_node[node_id][0]
-        if len(free) >= vcpus and vfs_fit(vf_free, node_id, plan["vfs"]):
+        if len(free) >= vcpus + extra and vfs_fit(vf_free, node_id, plan["vfs"]):
             _chosen(plan, node_id, free[:vcpus], options_by_node[node_id], warnings)
             return
 
@@ -95,19 +102,20 @@ def place_auto(plan, host, owners, previous, allow_unisolated, vf_free, warnings
                           "rt_domain_allow_unisolated: true to place vCPUs on non-isolated CPUs (test hosts only: "
                           "no latency guarantee)")
     what = "isolated" if host.isolated else "online (rt_domain_allow_unisolated)"
+    need = "%d vCPUs%s" % (vcpus, " and an emulator CPU of their own (emulator: isolate)" if extra else "")
     if count_vfs:
         raise OptionError(
             plan["where"] + ".cpus", "auto",
-            "%d vCPUs and %d QAT VFs need %d free %s CPUs and %d free assignable VFs on one NUMA node%s (VFs held by "
+            "%s and %d QAT VFs need %d free %s CPUs and %d free assignable VFs on one NUMA node%s (VFs held by "
             "other defined domains and those given to domains placed before it are not free), short: %s" % (
-                vcpus, plan["vfs"], vcpus, what, plan["vfs"],
+                need, plan["vfs"], vcpus + extra, what, plan["vfs"],
                 " (node %d)" % wanted_node if wanted_node is not None else "", "; ".join(report)),
             "lower vcpus or qat_vfs, create more VFs on a node with free CPUs (realtime.virt.qat role, qat_numvfs), "
             "or remove other domains (CPUs in use: %s)" % _cpuset_text(taken))
     raise OptionError(
         plan["where"] + ".cpus", "auto",
-        "%d vCPUs need %d free %s CPUs on one NUMA node%s, short: %s" % (
-            vcpus, vcpus, what, " (node %d)" % wanted_node if wanted_node is not None else "",
+        "%s need %d free %s CPUs on one NUMA node%s, short: %s" % (
+            need, vcpus + extra, what, " (node %d)" % wanted_node if wanted_node is not None else "",
             "; ".join(report)),
         "lower vcpus, remove or shrink other domains (CPUs in use: %s), or isolate more CPUs with realtime.virt.rt_host"
         % (_cpuset_text(taken)))
@@ -117,11 +125,81 @@ def _chosen(plan, node_id, cpus, node_options, warnings):
     plan["cpus"] = list(cpus)
     plan["numa_node"] = node_id
     plan["reserved"] = node_options[1]
+    if _isolates(plan):
+        plan["emulator_cpu"] = [cpu for cpu in node_options[0] if cpu not in cpus][0]
     if node_options[2]:
         warnings.append(
             "domain %s: the host has no isolated CPUs on node %d, so its vCPUs run on non-isolated CPUs %s "
             "(rt_domain_allow_unisolated is true); host tasks and interrupts can delay them. Isolate CPUs with "
             "realtime.virt.rt_host for real latency." % (plan["name"], node_id, format_cpuset(cpus)))
+
+
+def isolate_emulator(plan, host, owners, allow_unisolated):
+    """Give a domain placed by its own CPU set or pinning (emulator: isolate) one more CPU of its node."""
+    node_id = host.node_of(plan["cpus"])
+    option = plan["where"] + ".emulator"
+    if node_id is None:
+        raise OptionError(option, "isolate", "the vCPUs (CPUs %s) span NUMA nodes, so no node is theirs to take the "
+                          "emulator CPU from" % format_cpuset(plan["cpus"]), "place the vCPUs on one node")
+    candidates = _candidates(host, node_id, allow_unisolated)[0]
+    free = sorted(cpu for cpu in candidates - set(plan["cpus"])
+                  if not [name for name in owners.get(cpu, []) if name != plan["name"]])
+    if not free:
+        what = "isolated" if host.isolated else "online"
+        raise OptionError(option, "isolate", "node %d has no free %s CPU left for the emulator: its %s CPUs %s are "
+                          "all taken by vCPUs (this domain's %s) or other domains' emulators"
+                          % (node_id, what, what, _cpuset_text(candidates), format_cpuset(plan["cpus"])),
+                          "isolate one more CPU on node %d (realtime.virt.rt_host), free one, or use emulator: "
+                          "housekeeping" % node_id)
+    plan["emulator_cpu"] = free[0]
+    take_emulator_cpu(plan, owners)
+
+
+def take_emulator_cpu(plan, owners):
+    """Count an isolated emulator CPU as taken, so no later domain places a vCPU there."""
+    if plan.get("emulator_cpu") is not None:
+        owners.setdefault(plan["emulator_cpu"], [])
+        if plan["name"] not in owners[plan["emulator_cpu"]]:
+            owners[plan["emulator_cpu"]].append(plan["name"])
+
+
+def _shared(plan, cpus):
+    """``emulator: share``: the CPUs of the vCPUs outside realtime.mask (the module's own rule)."""
+    options = plan["options"]
+    vcpus = len(cpus)
+    realtime = options.get("realtime")
+    rt = None
+    if isinstance(realtime, dict) and realtime.get("enabled", True) is not False:
+        try:
+            rt = {"vcpus": parse_cpuset(str(realtime.get("mask") or ""), allow_exclusion=True,
+                                        empty=list(range(vcpus)), maximum=vcpus - 1)}
+        except CpusetError as error:
+            raise OptionError(plan["where"] + ".realtime.mask", realtime.get("mask"), str(error))
+    pinning = dict((index, [host_cpu]) for index, host_cpu in enumerate(cpus))
+    try:
+        return shared_emulator_cpus({}, pinning, rt, vcpus)
+    except OptionError as error:
+        raise OptionError(plan["where"] + ".emulator", "share", error.why, error.fix)
+
+
+def emulator_for_pinned(plan):
+    """cpu.emulator_cpuset of a domain placed by its own cpu.pinning, when placement chooses its emulator."""
+    policy = plan["options"].get("emulator")
+    cpu = dict(plan["options"].get("cpu") or {})
+    if policy == "isolate":
+        cpu["emulator_cpuset"] = str(plan["emulator_cpu"])
+    elif policy == "share":
+        pins = {}
+        for pin in cpu.get("pinning") or []:
+            pins[int(pin["vcpu"])] = str(pin["cpuset"])
+        vcpus = plan["options"].get("vcpus") or len(pins)
+        if sorted(pins) != list(range(vcpus)) or any(not value.isdigit() for value in pins.values()):
+            raise OptionError(plan["where"] + ".emulator", "share", "share needs every vCPU pinned to one host CPU",
+                              "give each vCPU one CPU in cpu.pinning, or use cpus")
+        cpu["emulator_cpuset"] = format_cpuset(_shared(plan, [int(pins[v]) for v in range(vcpus)]))
+    else:
+        return
+    plan["options"]["cpu"] = cpu
 
 
 def finish_options(plan, host, used_vcpu_cpus, warnings):
@@ -132,6 +210,11 @@ def finish_options(plan, host, used_vcpu_cpus, warnings):
     node_id = plan["numa_node"]
     cpu = dict(options.get("cpu") or {})
     cpu["pinning"] = [{"vcpu": index, "cpuset": str(host_cpu)} for index, host_cpu in enumerate(cpus)]
+    policy = options.get("emulator")
+    if policy == "isolate":
+        cpu["emulator_cpuset"] = str(plan["emulator_cpu"])
+    elif policy == "share":
+        cpu["emulator_cpuset"] = format_cpuset(_shared(plan, cpus))
     if not cpu.get("emulator_cpuset"):
         emulator = set()
         if plan.get("reserved") is not None:

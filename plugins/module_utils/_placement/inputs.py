@@ -16,7 +16,9 @@ from ansible_collections.realtime.virt.plugins.module_utils._common.units import
 
 VARIABLE = "rt_domain_domains"
 # Options of an entry that placement consumes; libvirt_rt_domain never sees them.
-PRIVATE_KEYS = ("cpus", "qat_vfs", "numa_node")
+PRIVATE_KEYS = ("cpus", "qat_vfs", "numa_node", "emulator")
+# Where placement puts a domain's emulator (and IO) threads.
+EMULATOR_POLICIES = ("housekeeping", "isolate", "share")
 
 
 def deep_merge(base, override):
@@ -58,8 +60,20 @@ def check_domain(index, options, names):
     if node is not None and (isinstance(node, bool) or not isinstance(node, int) or node < 0):
         raise OptionError(where + ".numa_node", node, "a NUMA node id is a whole number, 0 or more",
                           "remove numa_node to let the placement choose, or give a node id")
+    emulator = options.get("emulator", "housekeeping")
+    if emulator not in EMULATOR_POLICIES:
+        raise OptionError(where + ".emulator", emulator, "not an emulator policy",
+                          "use housekeeping (the node's housekeeping CPUs), isolate (one isolated CPU of its own) "
+                          "or share (the CPUs of the vCPUs outside realtime.mask)")
+    if emulator != "housekeeping" and (options.get("cpu") or {}).get("emulator_cpuset"):
+        raise OptionError(where + ".emulator", emulator, "cpu.emulator_cpuset already places the emulator",
+                          "keep one of them: emulator or cpu.emulator_cpuset")
     cpus = options.get("cpus")
     state = options.get("state", "running")
+    if emulator != "housekeeping" and state != "absent" and cpus is None \
+            and not (options.get("cpu") or {}).get("pinning"):
+        raise OptionError(where + ".emulator", emulator, "%s needs the vCPUs placed" % emulator,
+                          "give cpus (auto or a CPU set) or cpu.pinning")
     if cpus is None or state == "absent":
         return where, None, vfs
     vcpus = options.get("vcpus")

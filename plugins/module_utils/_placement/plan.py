@@ -19,8 +19,12 @@ Rules (docs/rollout.md repeats them for users):
   first node with enough free CPUs wins; the lowest free CPU ids are used.
   A domain that already has a valid placement keeps it, so re-runs do not
   move running domains.
-* The emulator threads go to the node's housekeeping CPUs that no vCPU
-  uses (the host's, when the node has none).
+* The emulator threads (and IO threads) go to the node's housekeeping CPUs
+  that no vCPU uses (the host's, when the node has none): ``emulator:
+  housekeeping``, the default.  ``emulator: isolate`` gives them one more
+  free isolated CPU of the domain's node, taken like a vCPU's (``cpus:
+  auto`` looks for a node with vCPUs + 1 free CPUs); ``emulator: share``
+  puts them on the CPUs of the vCPUs outside ``realtime.mask``.
 * Guest memory is bound to the node (``numatune`` strict).
 * ``qat_vfs: N`` asks for N VFs on that node.  Given ``vf_free`` (free
   assignable VFs per node, see :func:`free_vfs_per_node`), ``cpus: auto``
@@ -50,8 +54,8 @@ from ansible_collections.realtime.virt.plugins.module_utils._placement.vfs impor
 
 
 def _defined_pinned(defined):
-    """CPUs each defined domain's vCPUs are pinned to, and which are real-time."""
-    pinned, realtime, previous = {}, set(), {}
+    """CPUs each defined domain's vCPUs are pinned to, which are real-time, and their emulator CPUs."""
+    pinned, realtime, previous, emulators = {}, set(), {}, {}
     for dom in defined or []:
         name = dom.get("name")
         cpus = set()
@@ -60,10 +64,11 @@ def _defined_pinned(defined):
             cpus.update(pin.get("cpus") or [])
             per_vcpu[int(pin["vcpu"])] = list(pin.get("cpus") or [])
         pinned[name] = cpus
+        emulators[name] = set(dom.get("emulator_cpus") or [])
         previous[name] = per_vcpu
         if dom.get("realtime"):
             realtime.add(name)
-    return pinned, realtime, previous
+    return pinned, realtime, previous, emulators
 
 
 def plan_domains(node, domains, defined=None, allow_unisolated=False, defaults=None,
@@ -83,23 +88,30 @@ def plan_domains(node, domains, defined=None, allow_unisolated=False, defaults=N
     host = Host(node)
     vf_left = vf_counts(vf_free)
     defined = defined or []
-    pinned, defined_realtime, previous = _defined_pinned(defined)
+    pinned, defined_realtime, previous, emulators = _defined_pinned(defined)
+    for name, cpus in emulators.items():
+        pinned[name] |= cpus & host.isolated  # an isolated emulator CPU (emulator: isolate) is the domain's
     running = set(dom.get("name") for dom in defined if dom.get("running"))
     warnings = []
     plans = _entries(domains, defaults)
     owners, rt_owner = _owners(pinned, defined_realtime, set(plan["name"] for plan in plans))
     realtime_names = set(plan["name"] for plan in plans if is_realtime(plan["options"])) | defined_realtime
 
-    # Fixed placements claim their CPUs first, then cpus: auto fills what is left.
+    # Fixed placements claim their CPUs first (and their isolated emulator
+    # CPUs), then cpus: auto fills what is left.
     for plan in plans:
         if plan["mode"] in ("explicit", "pinned"):
             cpu_placement.claim(plan, plan["cpus"], owners, rt_owner, realtime_names)
             take_vfs(vf_left, host.node_of(plan["cpus"]), plan["vfs"])
     for plan in plans:
+        if plan["mode"] in ("explicit", "pinned") and plan["options"].get("emulator") == "isolate":
+            cpu_placement.isolate_emulator(plan, host, owners, allow_unisolated)
+    for plan in plans:
         if plan["mode"] == "auto":
             cpu_placement.place_auto(plan, host, owners, previous.get(plan["name"]), allow_unisolated, vf_left,
                                      warnings)
             cpu_placement.claim(plan, plan["cpus"], owners, rt_owner, realtime_names)
+            cpu_placement.take_emulator_cpu(plan, owners)
             take_vfs(vf_left, plan["numa_node"], plan["vfs"])
 
     used_vcpu_cpus = set(owners)
@@ -108,6 +120,7 @@ def plan_domains(node, domains, defined=None, allow_unisolated=False, defaults=N
             cpu_placement.finish_options(plan, host, used_vcpu_cpus, warnings)
         elif plan["mode"] == "pinned":
             plan["numa_node"] = host.node_of(plan["cpus"])
+            cpu_placement.emulator_for_pinned(plan)
 
     check_hugepages(plans, host, running, hugepages, warnings)
     return {"domains": [_result(plan) for plan in plans], "vf_requests": _vf_requests(plans), "warnings": warnings,
