@@ -14,11 +14,11 @@ short_description: What libvirt and the kernel show for real-time domains
 version_added: 0.1.0
 description:
   - Lists the libvirt domains with the real-time tuning their XML asks for
-    (vCPU pinning, emulator pinning, C(<vcpusched>) vCPUs, scheduler and
+    (vCPU pinning, emulator pinning, IO thread pinning, C(<vcpusched>) vCPUs, scheduler and
     priority, hugepage backing, NUMA binding, PCI hostdevs, serial log) and,
     for running domains on this host, what the kernel does - each vCPU
     thread's policy, priority and affinity (C(/proc/<pid>/task/<tid>/stat)
-    and C(status)), the hugetlb memory of the qemu process
+    and C(status)), the same for its IO threads and emulator threads, the hugetlb memory of the qemu process
     (C(/proc/<pid>/smaps_rollup)) and the driver each hostdev is bound to.
   - The XML read is the live one for running domains, the inactive one otherwise.
   - Read only. The C(realtime.virt.rt_domain) role uses it to avoid giving a
@@ -79,6 +79,11 @@ domains:
       description: Host CPUs of C(<emulatorpin>).
       type: list
       elements: int
+    iothread_pins:
+      description: C({iothread, cpus}) per C(<iothreadpin>), by IO thread id (C(cpus) the host CPU ids).
+      type: list
+      elements: dict
+      version_added: 0.2.0
     realtime:
       description: C({vcpus, scheduler, priority}) from C(<vcpusched>), null when there is none.
       type: dict
@@ -115,6 +120,23 @@ domains:
       description: C({vcpu, tid, policy, priority, affinity}) per vCPU thread, from /proc.
       type: list
       elements: dict
+    iothread_threads:
+      description:
+        - C({iothread, tid, policy, priority, affinity, cpus}) per thread QEMU names C(IO iothread<N>)
+          (the thread of libvirt's IO thread C(N)), by IO thread id.
+        - C(affinity) is C(Cpus_allowed_list) of C(/proc/<pid>/task/<tid>/status), C(cpus) the same as a list
+          of host CPU ids (null when it cannot be read).
+      type: list
+      elements: dict
+      version_added: 0.2.0
+    emulator_threads:
+      description:
+        - C({tid, comm, policy, priority, affinity, cpus}) per other thread of the qemu process (neither a vCPU
+          nor an C(IO iothread<N>) thread), by tid - the main thread, C(call_rcu), C(IO mon_iothread), C(worker).
+        - C(affinity) and C(cpus) as in RV(domains[].iothread_threads).
+      type: list
+      elements: dict
+      version_added: 0.2.0
     hugetlb_kib:
       description: Hugetlb memory mapped by the qemu process (C(smaps_rollup)).
       type: int

@@ -5,7 +5,9 @@
 """Processes and threads as /proc shows them (read only).
 
 A QEMU process names its vCPU threads ``CPU <n>/KVM`` (``/TCG`` under
-emulation); ``/proc/<pid>/task/<tid>/stat`` gives each thread's
+emulation) and the thread of libvirt's IO thread ``<n>`` ``IO iothread<n>``;
+every other thread (the main thread, ``call_rcu``, ``IO mon_iothread``,
+``worker``) is an emulator thread.  ``/proc/<pid>/task/<tid>/stat`` gives each thread's
 scheduling policy and real-time priority, ``status`` its allowed CPUs,
 and ``/proc/<pid>/smaps_rollup`` how much hugetlb memory the process maps.
 Everything goes through :class:`HostReader`.
@@ -22,6 +24,7 @@ from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset impor
 # sched_setscheduler(2) policy numbers -> names
 POLICIES = {0: "SCHED_OTHER", 1: "SCHED_FIFO", 2: "SCHED_RR", 3: "SCHED_BATCH", 5: "SCHED_IDLE", 6: "SCHED_DEADLINE"}
 VCPU_THREAD = re.compile(r"^CPU (\d+)/(KVM|TCG|HVF|WHPX)$")
+IO_THREAD = re.compile(r"^IO iothread(\d+)$")
 HUGETLB_LINE = re.compile(r"^(Shared|Private)_Hugetlb:\s+(\d+)\s+kB", re.MULTILINE)
 # Fields of /proc/<pid>/stat after the command name: flags, rt_priority and policy.
 _FLAGS, _RT_PRIORITY, _POLICY = 6, 37, 38
@@ -83,21 +86,50 @@ def kernel_threads(reader, names):
     return sorted(threads, key=lambda item: item["pid"])
 
 
-def vcpu_threads(reader, pid):
-    """Per vCPU thread of a QEMU process: vcpu, tid, policy, priority, affinity."""
-    threads = []
+def _cpus(affinity):
+    try:
+        return parse_kernel_cpulist(affinity)
+    except CpusetError:
+        return None
+
+
+def qemu_threads(reader, pid):
+    """The threads of a QEMU process by role, read in one pass over its tasks.
+
+    ``{vcpu, iothread, emulator}``: ``vcpu`` as :func:`vcpu_threads` gives
+    them; ``iothread`` ``{iothread, tid, policy, priority, affinity, cpus}``
+    per ``IO iothread<n>`` thread, by IO thread id; ``emulator`` ``{tid,
+    comm, policy, priority, affinity, cpus}`` per other thread, by tid.
+    ``affinity`` is the ``Cpus_allowed_list`` text, ``cpus`` its CPU ids
+    (None when it cannot be read).  A thread that exits while it is read is
+    left out.
+    """
+    found = {"vcpu": [], "iothread": [], "emulator": []}
     for tid in reader.listdir("/proc/%d/task" % pid, optional=True):
         comm = reader.read("/proc/%d/task/%s/comm" % (pid, tid), optional=True)
-        match = VCPU_THREAD.match(comm or "")
-        if not match:
+        if comm is None:
             continue
         scheduling = thread_scheduling(reader, pid, tid)
         if scheduling is None:
             continue
-        entry = {"vcpu": int(match.group(1)), "tid": int(tid)}
+        vcpu, iothread = VCPU_THREAD.match(comm), IO_THREAD.match(comm)
+        if vcpu:
+            entry = {"vcpu": int(vcpu.group(1)), "tid": int(tid)}
+        elif iothread:
+            entry = {"iothread": int(iothread.group(1)), "tid": int(tid), "cpus": _cpus(scheduling["affinity"])}
+        else:
+            entry = {"tid": int(tid), "comm": comm, "cpus": _cpus(scheduling["affinity"])}
         entry.update(scheduling)
-        threads.append(entry)
-    return sorted(threads, key=lambda item: item["vcpu"])
+        found["vcpu" if vcpu else "iothread" if iothread else "emulator"].append(entry)
+    found["vcpu"].sort(key=lambda item: item["vcpu"])
+    found["iothread"].sort(key=lambda item: (item["iothread"], item["tid"]))
+    found["emulator"].sort(key=lambda item: item["tid"])
+    return found
+
+
+def vcpu_threads(reader, pid):
+    """Per vCPU thread of a QEMU process: vcpu, tid, policy, priority, affinity."""
+    return qemu_threads(reader, pid)["vcpu"]
 
 
 def parse_hugetlb(smaps_rollup):

@@ -52,6 +52,7 @@ def parse_domain_xml(text):
         "memory_kib": _memory_kib(root.find("memory")),
         "pinning": [],
         "emulator_cpus": [],
+        "iothread_pins": [],
         "realtime": None,
         "hugepages": None,
         "locked": root.find("memoryBacking/locked") is not None,
@@ -66,6 +67,9 @@ def parse_domain_xml(text):
     emulator = root.find("cputune/emulatorpin")
     if emulator is not None:
         result["emulator_cpus"] = _cpus(emulator.get("cpuset"))
+    for pin in root.findall("cputune/iothreadpin"):
+        result["iothread_pins"].append({"iothread": int(pin.get("iothread")), "cpus": _cpus(pin.get("cpuset"))})
+    result["iothread_pins"].sort(key=lambda item: item["iothread"])
     scheds = root.findall("cputune/vcpusched")
     if scheds:
         rt_vcpus, scheduler, priority = set(), None, None
@@ -103,11 +107,13 @@ def parse_domain_xml(text):
 
 
 def observe_process(reader, name, pid_file=None):
-    """pid, vCPU threads and hugetlb use of a running domain's qemu process."""
+    """pid, threads (vCPU, IO, emulator) and hugetlb use of a running domain's qemu process."""
     pid = proc.pid_from_file(reader, pid_file or "/run/libvirt/qemu/%s.pid" % name)
     if pid is None:
-        return {"pid": None, "vcpu_threads": [], "hugetlb_kib": None}
-    return {"pid": pid, "vcpu_threads": proc.vcpu_threads(reader, pid), "hugetlb_kib": proc.hugetlb_kib(reader, pid)}
+        return {"pid": None, "vcpu_threads": [], "iothread_threads": [], "emulator_threads": [], "hugetlb_kib": None}
+    threads = proc.qemu_threads(reader, pid)
+    return {"pid": pid, "vcpu_threads": threads["vcpu"], "iothread_threads": threads["iothread"],
+            "emulator_threads": threads["emulator"], "hugetlb_kib": proc.hugetlb_kib(reader, pid)}
 
 
 def observe_hostdev(reader, address):
@@ -147,6 +153,8 @@ class DomainObserver(object):
         info["uuid"] = dom.UUIDString()
         info["pid"] = None
         info["vcpu_threads"] = []
+        info["iothread_threads"] = []
+        info["emulator_threads"] = []
         info["hugetlb_kib"] = None
         if running and self.local:
             info.update(observe_process(self.reader, info["name"]))

@@ -119,6 +119,9 @@ def _one_domain(dom, require_hugepages, require_pinning):
                              None if good else "domain %s: vCPU %d thread may run on CPUs %s, pinned to %s"
                              % (name, vcpu, thread["affinity"], format_cpuset(pinned))))
 
+    out.append(_emulator_check(dom))
+    out.extend(_iothread_checks(dom))
+
     if require_hugepages:
         pages = dom.get("hugepages")
         used = dom.get("hugetlb_kib")
@@ -140,4 +143,61 @@ def _one_domain(dom, require_hugepages, require_pinning):
                          "pass" if good else "fail",
                          None if good else "domain %s: PCI device %s is bound to %s, not vfio-pci; bind it "
                          "(realtime.virt.qat role)" % (name, entry.get("address"), entry.get("driver") or "no driver")))
+    return out
+
+
+def _off(cpus, pinned):
+    """Whether a thread's CPUs (None when unread) reach outside ``pinned``."""
+    return cpus is None or not set(cpus) <= set(pinned)
+
+
+def _emulator_check(dom):
+    """Every thread of the qemu process that is neither a vCPU nor an IO thread stays on <emulatorpin>."""
+    name, subject = dom.get("name"), "domain %s" % dom.get("name")
+    pinned = dom.get("emulator_cpus") or []
+    label = "emulator threads pinned"
+    if not pinned:
+        return check(subject, label, "<emulatorpin>", "skipped: no <emulatorpin> in the definition", "skip",
+                     "domain %s has no <emulatorpin>, so its emulator threads may run on any CPU; set "
+                     "cpu.emulator_cpuset to keep them off the real-time CPUs" % name)
+    expected = "CPUs %s (<emulatorpin>)" % format_cpuset(pinned)
+    threads = dom.get("emulator_threads") or []
+    if not threads:
+        return check(subject, label, expected, "no thread found", "fail",
+                     "domain %s: no emulator thread found under /proc/%s/task; run rt_validate on the domain's "
+                     "host with the local URI (qemu:///system)" % (name, dom.get("pid")))
+    off = [thread for thread in threads if _off(thread.get("cpus"), pinned)]
+    if not off:
+        return check(subject, label, expected, "%d threads on CPUs %s" % (len(threads), ", ".join(
+            sorted(set(thread.get("affinity") or "?" for thread in threads)))), "pass")
+    seen = ", ".join("%s (tid %s) on CPUs %s" % (thread.get("comm"), thread.get("tid"), thread.get("affinity") or "?")
+                     for thread in off)
+    return check(subject, label, expected, seen, "fail",
+                 "domain %s: emulator thread(s) %s may run outside the pinned CPUs %s (<emulatorpin>); restart "
+                 "the domain so libvirt pins them again, and find what moved them (taskset, a tuned [scheduler] rule)"
+                 % (name, seen, format_cpuset(pinned)))
+
+
+def _iothread_checks(dom):
+    """The thread of each <iothreadpin>'s IO thread stays on its CPUs."""
+    name, subject = dom.get("name"), "domain %s" % dom.get("name")
+    out = []
+    for pin in dom.get("iothread_pins") or []:
+        number, pinned = pin.get("iothread"), pin.get("cpus") or []
+        label = "IO thread %s pinned" % number
+        expected = "CPUs %s (<iothreadpin iothread='%s'>)" % (_cpus_text(pinned), number)
+        threads = [thread for thread in dom.get("iothread_threads") or [] if thread.get("iothread") == number]
+        if not threads:
+            out.append(check(subject, label, expected, "no thread found", "fail",
+                             "domain %s: no thread 'IO iothread%s' found under /proc/%s/task; give the domain "
+                             "<iothreads> covering IO thread %s (or remove its <iothreadpin>) and restart it"
+                             % (name, number, dom.get("pid"), number)))
+            continue
+        off = [thread for thread in threads if _off(thread.get("cpus"), pinned)]
+        seen = ", ".join("tid %s on CPUs %s" % (thread.get("tid"), thread.get("affinity") or "?")
+                         for thread in off or threads)
+        out.append(check(subject, label, expected, seen, "fail" if off else "pass",
+                         "domain %s: IO thread %s (%s) may run outside its pinned CPUs %s; restart the domain so "
+                         "libvirt pins it again, and find what moved it (taskset, a tuned [scheduler] rule)"
+                         % (name, number, seen, _cpus_text(pinned)) if off else None))
     return out

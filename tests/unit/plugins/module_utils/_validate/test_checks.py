@@ -135,9 +135,25 @@ def good_domain(**changes):
            "vcpu_threads": [{"vcpu": 0, "tid": 43, "policy": "SCHED_FIFO", "priority": 1, "affinity": "1"},
                             {"vcpu": 1, "tid": 44, "policy": "SCHED_OTHER", "priority": 0, "affinity": "0"}],
            "hugepages": {"page_size_kib": 2048}, "hugetlb_kib": 16384,
-           "hostdev_drivers": [{"address": "0000:6b:00.1", "driver": "vfio-pci"}]}
+           "hostdev_drivers": [{"address": "0000:6b:00.1", "driver": "vfio-pci"}],
+           # the threads libvirt 9.0 / QEMU 7.2 showed for emulatorpin 0 and iothreadpin 1 -> 0
+           "emulator_cpus": [0], "iothread_pins": [{"iothread": 1, "cpus": [0]}],
+           "emulator_threads": [emulator_thread(42, "qemu-system-x86", "0", [0]),
+                                emulator_thread(46, "call_rcu", "0", [0]),
+                                emulator_thread(48, "IO mon_iothread", "0", [0]),
+                                emulator_thread(50, "worker", "0", [0])],
+           "iothread_threads": [iothread_thread(1, 47, "0", [0])]}
     dom.update(changes)
     return dom
+
+
+def emulator_thread(tid, comm, affinity, cpus):
+    return {"tid": tid, "comm": comm, "policy": "SCHED_OTHER", "priority": 0, "affinity": affinity, "cpus": cpus}
+
+
+def iothread_thread(iothread, tid, affinity, cpus):
+    return {"iothread": iothread, "tid": tid, "policy": "SCHED_OTHER", "priority": 0, "affinity": affinity,
+            "cpus": cpus}
 
 
 def statuses(checks):
@@ -152,6 +168,8 @@ def test_good_domain_passes_every_check():
         "domain vm1/vCPU 0 thread affinity": "pass",
         "domain vm1/vCPU 1 thread scheduling": "pass",
         "domain vm1/vCPU 1 thread affinity": "pass",
+        "domain vm1/emulator threads pinned": "pass",
+        "domain vm1/IO thread 1 pinned": "pass",
         "domain vm1/memory on hugepages": "pass",
         "domain vm1/VF 0000:6b:00.1 driver": "pass",
     }
@@ -167,12 +185,60 @@ def test_good_domain_passes_every_check():
      "runs SCHED_FIFO priority 1, not SCHED_FIFO priority 5"),
     ({"realtime": {"vcpus": [1], "scheduler": "fifo", "priority": 1}}, "vCPU 0 thread scheduling",
      "vCPU 0 is outside the real-time mask but runs SCHED_FIFO"),
+    ({"emulator_threads": [emulator_thread(42, "qemu-system-x86", "0", [0]),
+                           emulator_thread(50, "worker", "0-3", [0, 1, 2, 3])]},
+     "emulator threads pinned", "emulator thread(s) worker (tid 50) on CPUs 0-3 may run outside the pinned CPUs 0"),
+    ({"emulator_threads": [emulator_thread(42, "qemu-system-x86", "", None)]}, "emulator threads pinned",
+     "qemu-system-x86 (tid 42) on CPUs ? may run outside"),
+    ({"emulator_threads": []}, "emulator threads pinned", "domain vm1: no emulator thread found under /proc/42/task"),
+    ({"iothread_threads": [iothread_thread(1, 47, "1", [1])]}, "IO thread 1 pinned",
+     "domain vm1: IO thread 1 (tid 47 on CPUs 1) may run outside its pinned CPUs 0"),
+    ({"iothread_threads": [iothread_thread(2, 47, "0", [0])]}, "IO thread 1 pinned",
+     "domain vm1: no thread 'IO iothread1' found under /proc/42/task"),
 ])
 def test_broken_domain_fails_naming_it(changes, failing, message):
     checks = domain_checks([good_domain(**changes)])
     failed = [c for c in checks if c["status"] == "fail"]
     assert failing in [c["check"] for c in failed]
     assert any(message in c["message"] for c in failed)
+
+
+def test_emulator_and_io_threads_pass_on_a_subset_of_their_pinned_cpus():
+    checks = domain_checks([good_domain(emulator_cpus=[0, 1], iothread_pins=[{"iothread": 1, "cpus": [0, 2]}])])
+    found = dict((c["check"], c) for c in checks)
+    emulator, iothread = found["emulator threads pinned"], found["IO thread 1 pinned"]
+    assert (emulator["status"], emulator["expected"], emulator["observed"], emulator["message"]) == (
+        "pass", "CPUs 0-1 (<emulatorpin>)", "4 threads on CPUs 0", "")
+    assert (iothread["status"], iothread["expected"], iothread["observed"], iothread["message"]) == (
+        "pass", "CPUs 0,2 (<iothreadpin iothread='1'>)", "tid 47 on CPUs 0", "")
+
+
+def test_emulator_and_io_thread_failures_say_what_to_do():
+    dom = good_domain(emulator_threads=[emulator_thread(42, "qemu-system-x86", "0", [0]),
+                                        emulator_thread(50, "worker", "0-3", [0, 1, 2, 3]),
+                                        emulator_thread(51, "worker", "1", [1])],
+                      iothread_threads=[iothread_thread(1, 47, "0-1", [0, 1])])
+    found = dict((c["check"], c) for c in domain_checks([dom]))
+    emulator, iothread = found["emulator threads pinned"], found["IO thread 1 pinned"]
+    assert emulator["status"] == "fail"
+    assert emulator["observed"] == "worker (tid 50) on CPUs 0-3, worker (tid 51) on CPUs 1"
+    assert emulator["message"] == (
+        "domain vm1: emulator thread(s) worker (tid 50) on CPUs 0-3, worker (tid 51) on CPUs 1 may run outside the "
+        "pinned CPUs 0 (<emulatorpin>); restart the domain so libvirt pins them again, and find what moved them "
+        "(taskset, a tuned [scheduler] rule)")
+    assert (iothread["status"], iothread["observed"]) == ("fail", "tid 47 on CPUs 0-1")
+    assert iothread["message"] == (
+        "domain vm1: IO thread 1 (tid 47 on CPUs 0-1) may run outside its pinned CPUs 0; restart the domain so "
+        "libvirt pins it again, and find what moved it (taskset, a tuned [scheduler] rule)")
+
+
+def test_no_emulatorpin_skips_and_no_iothreadpin_checks_nothing():
+    checks = domain_checks([good_domain(emulator_cpus=[], iothread_pins=[])])
+    found = dict((c["check"], c) for c in checks)
+    assert found["emulator threads pinned"]["status"] == "skip"
+    assert found["emulator threads pinned"]["observed"] == "skipped: no <emulatorpin> in the definition"
+    assert [c["check"] for c in checks if c["check"].startswith("IO thread")] == []
+    assert "fail" not in statuses(checks).values()
 
 
 def test_named_domains_must_exist_run_and_be_realtime():
@@ -196,7 +262,7 @@ def test_report_table_and_failures():
     checks.append(latency_check(None, "host", 40, skip_reason="no isolated CPUs"))
     report = build_report(checks, "node1")
     lines = report["table"].splitlines()
-    assert lines[0] == "rt_validate report for node1: FAILED (6 pass, 1 fail, 0 warn, 1 skip)"
+    assert lines[0] == "rt_validate report for node1: FAILED (8 pass, 1 fail, 0 warn, 1 skip)"
     assert lines[1].split() == ["SUBJECT", "CHECK", "EXPECTED", "OBSERVED", "RESULT"]
     assert len(lines) == 3 + len(checks)
     assert any(line.startswith("domain vm1") and line.endswith("FAIL") for line in lines)
