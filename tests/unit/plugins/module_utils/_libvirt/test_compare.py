@@ -20,7 +20,7 @@ import copy
 import pytest
 
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.compare import differences
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import device_kinds, fill_identity, parse_xml, render
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import device_kinds, parse_xml, render
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import build_spec
 from libvirt_compare import compare_with_libvirt  # noqa: E402  (tests/unit/fixtures, put on the path by conftest)
 
