@@ -353,6 +353,17 @@ CASES = [
     Case("plan-placement-emulator-isolate-no-cpu", "filter:rt_domain_placement",
          {"domains": [{"name": "a", "vcpus": 3, "memory_mib": 64, "cpus": "auto", "emulator": "isolate"}]},
          ["rt_domain_domains[0] (a).cpus='auto'", "emulator CPU of their own", "Fix:"]),
+    Case("plan-kubevirt-not-a-vm", "filter:kubevirt_vm_to_rt_domain", {"manifest": {"kind": "Pod", "apiVersion": "v1"}},
+         ["kind='Pod'", "VirtualMachine", "Fix:"]),
+    Case("plan-kubevirt-cores-string", "filter:kubevirt_vm_to_rt_domain",
+         {"manifest": {"kind": "VirtualMachineInstance", "apiVersion": "kubevirt.io/v1", "metadata": {"name": "v"},
+                       "spec": {"domain": {"cpu": {"cores": "two"}, "memory": {"guest": "1Gi"}}}}},
+         ["spec.domain.cpu.cores='two'", "whole number", "Fix:"]),
+    Case("plan-kubevirt-unmapped-fail", "filter:kubevirt_vm_to_rt_domain",
+         {"manifest": {"kind": "VirtualMachineInstance", "apiVersion": "kubevirt.io/v1", "metadata": {"name": "v"},
+                       "spec": {"domain": {"memory": {"guest": "1Gi"}}, "networks": [{"name": "d", "pod": {}}]}},
+          "unmapped": "fail"},
+         ["spec.networks[0]", "pod network", "Fix:"]),
     Case("plan-placement-name-twice", "filter:rt_domain_placement",
          {"domains": [{"name": "a", "vcpus": 1, "memory_mib": 64}, {"name": "a", "vcpus": 1, "memory_mib": 64}]},
          ["rt_domain_domains[1].name='a'", "used twice", "Fix:"]),
@@ -634,6 +645,7 @@ class Harness(object):
             "rt_validate_guest_check": lambda: FILTERS[name](target, args["state"]),
             "rt_validate_isolation_checks": lambda: FILTERS[name]({}, facts, **args),
             "rt_validate_drift_checks": lambda: FILTERS[name]({}, facts, **args),
+            "kubevirt_vm_to_rt_domain": lambda: FILTERS[name](args["manifest"], unmapped=args.get("unmapped", "warn")),
         }
         try:
             value = calls[name]()

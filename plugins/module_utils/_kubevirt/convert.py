@@ -1,0 +1,377 @@
+# -*- coding: utf-8 -*-
+# Copyright: realtime.virt contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""A KubeVirt VirtualMachine or VirtualMachineInstance as an rt_domain_domains entry (pure).
+
+:func:`convert` reads the manifest as a dict (``from_yaml``) and returns
+``(entry, unmapped)``: the entry takes the options of the rt_domain role
+(``cpus``, ``emulator``, ``qat_vfs``) and of libvirt_rt_domain; ``unmapped``
+lists, by field path, what plain libvirt cannot be given from the manifest
+(pod networks, container disks, PVCs, scheduling hints...), so nothing is
+dropped without a word.  A field whose value has the wrong type raises
+:class:`OptionError` naming the path and the value.
+
+The mapping (docs/libvirt_rt_domain.md, "KubeVirt mapping"):
+
+* ``cpu.cores/sockets/threads`` -> ``vcpus`` and ``cpu.topology``; without
+  them, the CPU limit (or request), as KubeVirt does;
+* ``cpu.dedicatedCpuPlacement`` -> ``cpus: auto``;
+  ``cpu.isolateEmulatorThread`` -> ``emulator: isolate``;
+  ``cpu.realtime`` -> ``realtime`` (``mask``); ``cpu.model`` -> ``cpu.mode``
+  (``host-passthrough``, ``host-model``) or ``cpu.model`` (custom);
+  ``cpu.features`` -> ``cpu.features``; ``cpu.numa.guestMappingPassthrough``
+  -> ``cpu.numa.passthrough``;
+* ``memory.guest`` (else the memory request or limit) -> ``memory_mib``;
+  ``memory.hugepages.pageSize`` -> ``memory.hugepages.page_size``;
+* ``devices.rng`` -> ``rng``; ``devices.disks`` backed by a ``hostDisk``
+  volume -> ``disks`` (``dedicatedIOThread`` and ``ioThreadsPolicy`` ->
+  ``iothreads`` and ``disks[].iothread``); ``hostDevices``/``gpus`` whose
+  ``deviceName`` is a PCI address -> ``hostdevs``, and Intel QAT device
+  plugin resources (``qat.intel.com/...``) -> ``qat_vfs``;
+  ``autoattachSerialConsole: true`` -> ``serial_log``;
+* ``machine.type`` -> ``machine``; ``running``/``runStrategy`` -> ``state``.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import re
+
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
+from ansible_collections.realtime.virt.plugins.module_utils._kernel import pci
+
+KINDS = ("VirtualMachine", "VirtualMachineInstance")
+# Kubernetes resource quantities: binary and decimal suffixes (k8s.io/apimachinery resource.Quantity)
+QUANTITY = re.compile(r"^([0-9]+(?:\.[0-9]+)?)(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E|m)?$")
+SUFFIX = {"": 1, "k": 10 ** 3, "M": 10 ** 6, "G": 10 ** 9, "T": 10 ** 12, "P": 10 ** 15, "E": 10 ** 18,
+          "Ki": 2 ** 10, "Mi": 2 ** 20, "Gi": 2 ** 30, "Ti": 2 ** 40, "Pi": 2 ** 50, "Ei": 2 ** 60, "m": 0.001}
+RUN_STRATEGIES = {"Always": "running", "RerunOnFailure": "running", "Once": "running", "Halted": "stopped",
+                  "Manual": "present"}
+DISK_KINDS = ("disk", "cdrom", "lun")
+QAT_RESOURCE = "qat.intel.com/"
+
+
+def _fail(path, value, why, fix):
+    raise OptionError(path, value, why, fix)
+
+
+def _dict(path, value):
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        _fail(path, value, "must be a mapping", "write it as the KubeVirt API does (see 'kubectl explain')")
+    return value
+
+
+def _list(path, value):
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        _fail(path, value, "must be a list", "write it as the KubeVirt API does (see 'kubectl explain')")
+    return value
+
+
+def _bool(path, value):
+    if value is None or isinstance(value, bool):
+        return bool(value)
+    _fail(path, value, "must be true or false", "write true or false without quotes")
+
+
+def _count(path, value):
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        _fail(path, value, "must be a whole number, 1 or more", "write a number such as 2, without quotes")
+    return value
+
+
+def quantity_bytes(path, value):
+    """A Kubernetes quantity (``4Gi``, ``512Mi``, ``1G``, ``2000m``, ``3``) as a number of units."""
+    text = str(value).strip() if isinstance(value, (int, float, str)) and not isinstance(value, bool) else None
+    match = QUANTITY.match(text) if text is not None else None
+    if not match:
+        _fail(path, value, "not a Kubernetes quantity", "write a number with an optional suffix: 4Gi, 512Mi, 2")
+    return float(match.group(1)) * SUFFIX[match.group(2) or ""]
+
+
+def _mib(path, value):
+    size = quantity_bytes(path, value)
+    if size % (2 ** 20):
+        _fail(path, value, "is not a whole number of MiB", "write the size in Mi or Gi, such as 4Gi")
+    return int(size // (2 ** 20))
+
+
+def _unknown(prefix, mapping, known, unmapped, why="plain libvirt has no such setting here"):
+    for key in sorted(mapping):
+        if key not in known:
+            unmapped.append("%s.%s: %s" % (prefix, key, why))
+
+
+def convert(manifest):
+    """``(rt_domain_domains entry, [unmapped field: why])`` for one VirtualMachine(Instance)."""
+    manifest = _dict("manifest", manifest)
+    kind = manifest.get("kind")
+    if kind not in KINDS:
+        _fail("kind", kind, "not a KubeVirt VirtualMachine or VirtualMachineInstance",
+              "pass one manifest of kind VirtualMachine or VirtualMachineInstance (from_yaml)")
+    api = manifest.get("apiVersion") or ""
+    if not isinstance(api, str) or not api.startswith("kubevirt.io/"):
+        _fail("apiVersion", api, "not a KubeVirt API version", "use a manifest of apiVersion kubevirt.io/v1")
+    metadata = _dict("metadata", manifest.get("metadata"))
+    name = metadata.get("name")
+    if not isinstance(name, str) or not name:
+        _fail("metadata.name", name, "every domain needs a name", "give the manifest metadata.name")
+    unmapped = []
+    spec = _dict("spec", manifest.get("spec"))
+    entry = {"name": name}
+    if kind == "VirtualMachine":
+        entry["state"] = _vm_state(spec)
+        _unknown("spec", spec, ("running", "runStrategy", "template"), unmapped,
+                 "a KubeVirt controller setting (instance types, data volume templates...) plain libvirt has not")
+        prefix = "spec.template.spec"
+        vmi = _dict(prefix, _dict("spec.template", spec.get("template")).get("spec"))
+    else:
+        entry["state"] = "running"
+        prefix = "spec"
+        vmi = spec
+    _unknown(prefix, vmi, ("domain", "volumes", "networks"), unmapped,
+             "a Kubernetes scheduling or pod setting; plain libvirt has none")
+    domain = _dict(prefix + ".domain", vmi.get("domain"))
+    _unknown(prefix + ".domain", domain, ("cpu", "memory", "resources", "devices", "machine", "features",
+                                          "ioThreadsPolicy"), unmapped)
+    resources = _resources(prefix + ".domain.resources", domain.get("resources"), unmapped)
+    _cpu(prefix + ".domain.cpu", domain.get("cpu"), resources, entry, unmapped)
+    _memory(prefix + ".domain.memory", domain.get("memory"), resources, entry, unmapped)
+    _machine(prefix + ".domain.machine", domain.get("machine"), entry)
+    _features(prefix + ".domain.features", domain.get("features"), unmapped)
+    volumes = _volumes(prefix + ".volumes", vmi.get("volumes"))
+    _devices(prefix, domain, volumes, entry, unmapped)
+    for index, network in enumerate(_list(prefix + ".networks", vmi.get("networks"))):
+        unmapped.append("%s.networks[%d]: %s network; give the domain interfaces (bridge or libvirt network) instead"
+                        % (prefix, index, "a pod" if "pod" in _dict(prefix + ".networks", network) else "a Multus"))
+    return entry, unmapped
+
+
+def _vm_state(spec):
+    running, strategy = spec.get("running"), spec.get("runStrategy")
+    if strategy is not None:
+        if strategy not in RUN_STRATEGIES:
+            _fail("spec.runStrategy", strategy, "not a KubeVirt run strategy",
+                  "use one of %s" % ", ".join(sorted(RUN_STRATEGIES)))
+        return RUN_STRATEGIES[strategy]
+    return "running" if _bool("spec.running", running) else "stopped"
+
+
+def _resources(path, resources, unmapped):
+    resources = _dict(path, resources)
+    found = {}
+    for side in ("limits", "requests"):
+        values = _dict("%s.%s" % (path, side), resources.get(side))
+        for key in sorted(values):
+            if key in ("cpu", "memory"):
+                found.setdefault(key, ("%s.%s.%s" % (path, side, key), values[key]))
+            else:
+                unmapped.append("%s.%s.%s: a Kubernetes resource; plain libvirt assigns no such resource"
+                                % (path, side, key))
+    _unknown(path, resources, ("limits", "requests"), unmapped)
+    return found
+
+
+def _cpu(path, cpu, resources, entry, unmapped):
+    cpu = _dict(path, cpu)
+    topology = dict((key, _count("%s.%s" % (path, key), cpu.get(key))) for key in ("sockets", "cores", "threads"))
+    options = {}
+    if any(topology.values()):
+        topo = dict((key, value or 1) for key, value in topology.items())
+        entry["vcpus"] = topo["sockets"] * topo["cores"] * topo["threads"]
+        options["topology"] = topo
+    elif "cpu" in resources:
+        where, value = resources["cpu"]
+        entry["vcpus"] = max(1, int(-(-quantity_bytes(where, value) // 1)))
+    else:
+        entry["vcpus"] = 1
+    model = cpu.get("model")
+    if model not in (None, ""):
+        if not isinstance(model, str):
+            _fail(path + ".model", model, "must be a CPU model name", "write host-passthrough, host-model or a model")
+        if model in ("host-passthrough", "host-model"):
+            options["mode"] = model
+        else:
+            options["mode"], options["model"] = "custom", model
+    features = []
+    for index, feature in enumerate(_list(path + ".features", cpu.get("features"))):
+        feature = _dict("%s.features[%d]" % (path, index), feature)
+        if not isinstance(feature.get("name"), str):
+            _fail("%s.features[%d].name" % (path, index), feature.get("name"), "every feature needs a name",
+                  "write {name: tsc-deadline, policy: require}")
+        features.append({"name": feature["name"], "policy": feature.get("policy") or "require"})
+    if features:
+        options["features"] = features
+    dedicated = _bool(path + ".dedicatedCpuPlacement", cpu.get("dedicatedCpuPlacement"))
+    for needs in ("isolateEmulatorThread", "realtime"):
+        if cpu.get(needs) not in (None, False) and not dedicated:
+            _fail("%s.%s" % (path, needs), cpu.get(needs), "needs dedicatedCpuPlacement: true (KubeVirt refuses "
+                  "it too)", "set %s.dedicatedCpuPlacement: true" % path)
+    if dedicated:
+        entry["cpus"] = "auto"
+    if _bool(path + ".isolateEmulatorThread", cpu.get("isolateEmulatorThread")):
+        entry["emulator"] = "isolate"
+    if cpu.get("realtime") is not None:
+        realtime = _dict(path + ".realtime", cpu["realtime"])
+        entry["realtime"] = {"mask": str(realtime["mask"])} if realtime.get("mask") not in (None, "") else {}
+        _unknown(path + ".realtime", realtime, ("mask",), unmapped)
+    numa = _dict(path + ".numa", cpu.get("numa"))
+    if "guestMappingPassthrough" in numa and not dedicated:
+        _fail(path + ".numa.guestMappingPassthrough", numa["guestMappingPassthrough"], "needs "
+              "dedicatedCpuPlacement: true (KubeVirt refuses it too)", "set %s.dedicatedCpuPlacement: true" % path)
+    if "guestMappingPassthrough" in numa:
+        options["numa"] = {"passthrough": True}
+    _unknown(path + ".numa", numa, ("guestMappingPassthrough",), unmapped)
+    if options:
+        entry["cpu"] = options
+    _unknown(path, cpu, ("sockets", "cores", "threads", "model", "features", "dedicatedCpuPlacement",
+                         "isolateEmulatorThread", "realtime", "numa"), unmapped)
+
+
+def _memory(path, memory, resources, entry, unmapped):
+    memory = _dict(path, memory)
+    if memory.get("guest") is not None:
+        entry["memory_mib"] = _mib(path + ".guest", memory["guest"])
+    elif "memory" in resources:
+        entry["memory_mib"] = _mib(*resources["memory"])
+    else:
+        _fail(path + ".guest", None, "the manifest gives no memory size",
+              "set %s.guest or a memory request in resources" % path)
+    hugepages = _dict(path + ".hugepages", memory.get("hugepages"))
+    if hugepages:
+        size = hugepages.get("pageSize")
+        if not isinstance(size, str) or size not in ("2Mi", "1Gi"):
+            _fail(path + ".hugepages.pageSize", size, "KubeVirt pages are 2Mi or 1Gi", "write pageSize: 2Mi or 1Gi")
+        entry["memory"] = {"hugepages": {"page_size": size[:-1]}}
+    _unknown(path, memory, ("guest", "hugepages"), unmapped)
+
+
+def _machine(path, machine, entry):
+    machine = _dict(path, machine)
+    kind = machine.get("type")
+    if kind not in (None, ""):
+        if not isinstance(kind, str):
+            _fail(path + ".type", kind, "must be a machine type name", "write q35 or pc")
+        entry["machine"] = kind
+
+
+def _features(path, features, unmapped):
+    features = _dict(path, features)
+    for key in sorted(features):
+        value = _dict("%s.%s" % (path, key), features[key])
+        if key in ("acpi", "apic") and value.get("enabled", True) is not False:
+            continue  # libvirt_rt_domain writes <acpi/> and <apic/> itself
+        unmapped.append("%s.%s: libvirt_rt_domain writes no such feature; add it in base_xml" % (path, key))
+
+
+def _volumes(path, volumes):
+    found = {}
+    for index, volume in enumerate(_list(path, volumes)):
+        volume = _dict("%s[%d]" % (path, index), volume)
+        if not isinstance(volume.get("name"), str):
+            _fail("%s[%d].name" % (path, index), volume.get("name"), "every volume needs a name",
+                  "give the volume the name its disk uses")
+        found[volume["name"]] = (index, volume)
+    return found
+
+
+def _devices(prefix, domain, volumes, entry, unmapped):
+    path = prefix + ".domain.devices"
+    devices = _dict(path, domain.get("devices"))
+    if devices.get("rng") is not None:
+        _dict(path + ".rng", devices["rng"])
+        entry["rng"] = {}
+    if _bool(path + ".autoattachSerialConsole", devices.get("autoattachSerialConsole")):
+        entry["serial_log"] = "/var/log/libvirt/qemu/%s-serial.log" % entry["name"]
+    if devices.get("autoattachMemBalloon") is False and "realtime" not in entry:
+        unmapped.append("%s.autoattachMemBalloon: libvirt_rt_domain removes the balloon of real-time domains only"
+                        % path)
+    for key in ("autoattachGraphicsDevice", "autoattachInputDevice", "autoattachVSOCK", "autoattachPodInterface"):
+        if _bool("%s.%s" % (path, key), devices.get(key)):
+            unmapped.append("%s.%s: libvirt_rt_domain attaches no such device" % (path, key))
+    _disks(path, devices.get("disks"), volumes, prefix, domain.get("ioThreadsPolicy"), entry, unmapped)
+    _host_devices(path, devices, entry, unmapped)
+    for index, _iface in enumerate(_list(path + ".interfaces", devices.get("interfaces"))):
+        unmapped.append("%s.interfaces[%d]: a pod or Multus interface; give the domain interfaces (bridge or "
+                        "libvirt network) instead" % (path, index))
+    _unknown(path, devices, ("rng", "autoattachSerialConsole", "autoattachMemBalloon", "autoattachGraphicsDevice",
+                             "autoattachInputDevice", "autoattachVSOCK", "autoattachPodInterface", "disks",
+                             "hostDevices", "gpus", "interfaces"), unmapped)
+
+
+def _disks(path, disks, volumes, prefix, policy, entry, unmapped):
+    if policy not in (None, "shared", "auto"):
+        _fail(prefix + ".domain.ioThreadsPolicy", policy, "not a KubeVirt IO thread policy",
+              "use shared or auto (supplementalPool needs KubeVirt)")
+    shared, dedicated, result = [], [], []
+    for index, disk in enumerate(_list(path + ".disks", disks)):
+        where = "%s.disks[%d]" % (path, index)
+        disk = _dict(where, disk)
+        volume = volumes.get(disk.get("name"))
+        if volume is None:
+            _fail(where + ".name", disk.get("name"), "no volume of that name", "add the volume to %s.volumes" % prefix)
+        vindex, vol = volume
+        host_disk = vol.get("hostDisk")
+        if host_disk is None:
+            kinds = [key for key in vol if key != "name"]
+            unmapped.append("%s.volumes[%d] (%s): a %s volume; libvirt_rt_domain takes host files only (hostDisk)"
+                            % (prefix, vindex, disk.get("name"), kinds[0] if kinds else "volume without source"))
+            continue
+        host_disk = _dict("%s.volumes[%d].hostDisk" % (prefix, vindex), host_disk)
+        kind = [key for key in DISK_KINDS if key in disk] or ["disk"]
+        target = _dict("%s.%s" % (where, kind[0]), disk.get(kind[0]))
+        if kind[0] == "lun":
+            unmapped.append("%s.lun: a SCSI LUN passthrough; libvirt_rt_domain attaches file disks" % where)
+            continue
+        item = {"path": host_disk.get("path"), "bus": target.get("bus") or "virtio",
+                "device": "cdrom" if kind[0] == "cdrom" else "disk"}
+        if not isinstance(item["path"], str) or not item["path"]:
+            _fail("%s.volumes[%d].hostDisk.path" % (prefix, vindex), item["path"], "is required",
+                  "give the host file's path")
+        result.append(item)
+        if item["bus"] == "virtio" and item["device"] == "disk":
+            (dedicated if _bool(where + ".dedicatedIOThread", disk.get("dedicatedIOThread")) else shared).append(item)
+        _unknown(where, disk, ("name", "disk", "cdrom", "lun", "dedicatedIOThread"), unmapped)
+    if not result:
+        return
+    entry["disks"] = result
+    if policy is None and not dedicated:
+        return
+    count = 0
+    if shared and policy is not None:
+        # shared: one IO thread for every disk; auto: a thread per disk, at most twice the vCPUs (KubeVirt's pool)
+        count = 1 if policy == "shared" else min(len(shared), 2 * entry.get("vcpus", 1))
+        for number, item in enumerate(shared):
+            item["iothread"] = number % count + 1
+    for item in dedicated:
+        count += 1
+        item["iothread"] = count
+    if count:
+        entry["iothreads"] = count
+
+
+def _host_devices(path, devices, entry, unmapped):
+    for key in ("hostDevices", "gpus"):
+        for index, device in enumerate(_list("%s.%s" % (path, key), devices.get(key))):
+            where = "%s.%s[%d]" % (path, key, index)
+            name = _dict(where, device).get("deviceName")
+            if not isinstance(name, str) or not name:
+                _fail(where + ".deviceName", name, "every host device needs a deviceName",
+                      "give the PCI address (0000:6b:00.1) or the device plugin's resource name")
+            if name.startswith(QAT_RESOURCE):
+                entry["qat_vfs"] = entry.get("qat_vfs", 0) + 1
+                continue
+            try:
+                pci.parse_address(name)
+            except ValueError:
+                unmapped.append("%s.deviceName (%s): a device plugin resource; give the device's PCI address "
+                                "instead" % (where, name))
+                continue
+            entry.setdefault("hostdevs", []).append(name)
