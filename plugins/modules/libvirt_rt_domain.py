@@ -221,6 +221,73 @@ options:
         O(disks[].iothread).
       - V(0) removes the IO threads. Unset leaves those of O(base_xml) as they are.
     type: int
+  cachetune:
+    description:
+      - Intel RDT cache allocation (C(<cputune><cachetune>)) - each entry gives a set of vCPUs cache ways of
+        their own, so other tenants of a shared cache cannot evict their working set.
+      - On a local URI the request is checked against the host before libvirt is called; resctrl must be
+        mounted, the size a whole number of ways (cache size / bits of C(cbm_mask)) between C(min_cbm_bits)
+        ways and the cache less the C(min_cbm_bits) ways the default group keeps, and the groups fewer than
+        C(num_closids). C(realtime.virt.rt_node_facts) reports the host's resctrl and how to enable it.
+    type: list
+    elements: dict
+    suboptions:
+      vcpus:
+        description: vCPUs of the group, for example C(0-1). A vCPU is in one group at most.
+        type: str
+        required: true
+      caches:
+        description: The caches the group gets ways of.
+        type: list
+        elements: dict
+        required: true
+        suboptions:
+          id:
+            description: Cache id (C(/sys/devices/system/cpu/cpu*/cache/index*/id), the socket for an L3).
+            type: int
+            required: true
+          level:
+            description: Cache level.
+            type: int
+            default: 3
+          type:
+            description: V(both), or V(code) and V(data) where the host runs CDP (C(rdt=cdp_l3)).
+            type: str
+            choices: [both, code, data]
+            default: both
+          size:
+            description: Size in O(cachetune[].caches[].unit).
+            type: int
+            required: true
+          unit:
+            description: Unit of the size (V(KiB), V(MiB)...).
+            type: str
+            default: KiB
+  memorytune:
+    description:
+      - Intel RDT memory bandwidth allocation (C(<cputune><memorytune>)), per set of vCPUs; checked against
+        the host's C(MB) resource (C(min_bandwidth), C(bandwidth_gran)) on a local URI.
+    type: list
+    elements: dict
+    suboptions:
+      vcpus:
+        description: vCPUs of the group, for example C(0-1).
+        type: str
+        required: true
+      nodes:
+        description: Bandwidth per memory bandwidth domain (the L3 cache id).
+        type: list
+        elements: dict
+        required: true
+        suboptions:
+          id:
+            description: The L3 cache id of the domain.
+            type: int
+            required: true
+          bandwidth:
+            description: Percent of the domain's bandwidth, 1 to 100.
+            type: int
+            required: true
   hardening:
     description:
       - Guest settings that keep a real-time guest from being interrupted. On by

@@ -125,6 +125,14 @@ options:
       iothreads:
         description: Number of IO threads. See O(realtime.virt.libvirt_rt_domain#module:iothreads).
         type: int
+      cachetune:
+        description: Intel RDT cache allocation. See O(realtime.virt.libvirt_rt_domain#module:cachetune).
+        type: list
+        elements: dict
+      memorytune:
+        description: Intel RDT memory bandwidth allocation. See O(realtime.virt.libvirt_rt_domain#module:memorytune).
+        type: list
+        elements: dict
       hardening:
         description:
           - Guest hardening, on by default for real-time domains, with the suboptions of

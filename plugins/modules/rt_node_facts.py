@@ -606,6 +606,47 @@ ansible_facts:
               description: Backend a virtio-rng device would use, V(/dev/random) where present, else V(/dev/urandom).
               type: str
               returned: always
+        resctrl:
+          description:
+            - Intel RDT as the kernel shows it, for cache and memory bandwidth allocation (the C(cachetune) and
+              C(memorytune) options of M(realtime.virt.libvirt_rt_domain)). The readiness check
+              C(cache_allocation) says whether domains can get cache ways and how to enable it.
+          type: dict
+          returned: always
+          sample: {"cpu_flags": {"rdt_a": true, "cat_l3": true, "cat_l2": false, "cdp_l3": true, "mba": true},
+                   "mounted": true, "path": "/sys/fs/resctrl",
+                   "resources": {"L3": {"cbm_mask": 2047, "min_cbm_bits": 1, "num_closids": 16, "shareable_bits": 0,
+                                        "ways": 11},
+                                 "MB": {"min_bandwidth": 10, "bandwidth_gran": 10, "num_closids": 8}},
+                   "caches": [{"level": 3, "type": "both", "id": 0, "size_kb": 22528, "cpus": [0, 1],
+                               "cpuset": "0-1"}]}
+          contains:
+            cpu_flags:
+              description: The CPU flags C(rdt_a), C(cat_l3), C(cat_l2), C(cdp_l3) and C(mba) of C(/proc/cpuinfo).
+              type: dict
+              returned: always
+            mounted:
+              description: Whether a resctrl filesystem is mounted (C(/proc/mounts)).
+              type: bool
+              returned: always
+            path:
+              description: Where it is mounted; C(null) when it is not.
+              type: str
+              returned: always
+            resources:
+              description:
+                - Per resctrl resource of C(<path>/info) (C(L3), C(L2), with CDP C(L3CODE) and C(L3DATA), C(MB)),
+                  its files as numbers (C(cbm_mask) and C(shareable_bits) read as hexadecimal) and, for a cache,
+                  C(ways) (the bits of C(cbm_mask)). Empty when resctrl is not mounted.
+              type: dict
+              returned: always
+            caches:
+              description:
+                - Each cache once, from C(/sys/devices/system/cpu/cpu*/cache/index*) - C(level), C(type)
+                  (libvirt's V(both), V(code), V(data)), C(id), C(size_kb) and the CPUs sharing it.
+              type: list
+              elements: dict
+              returned: always
         realtime_ready:
           description: Whether every blocking check passed.
           type: bool

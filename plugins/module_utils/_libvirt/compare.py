@@ -35,7 +35,7 @@ CPUSET_ATTRS = ("cpuset", "vcpus", "nodeset", "cpus", "iothreads")
 PCI_PARTS = ("domain", "bus", "slot", "function")
 MACHINE_ALIASES = {"pc": "pc-i440fx-", "q35": "pc-q35-"}
 # (element, attribute) pairs holding a size whose unit is the element's unit attribute
-SIZED_ATTRS = {("cell", "memory"), ("page", "size")}
+SIZED_ATTRS = {("cell", "memory"), ("page", "size"), ("cache", "size")}
 SIZED_TEXT = ("memory", "currentMemory", "maxMemory", "hard_limit", "soft_limit", "swap_hard_limit", "min_guarantee",
               "size")
 # libvirt's "no limit" for <memtune> values (VIR_DOMAIN_MEMORY_PARAM_UNLIMITED, in KiB): a value this
@@ -56,7 +56,7 @@ def same_attribute(want_el, have_el, name):
     """Whether attribute ``name`` of ``want_el`` holds the same value in ``have_el``."""
     want, have = want_el.get(name), have_el.get(name)
     tag = want_el.tag
-    if name == "unit" and (tag in SIZED_TEXT or tag in ("cell", "page")):
+    if name == "unit" and (tag in SIZED_TEXT or tag in ("cell", "page", "cache")):
         return True  # units are folded into the sized value
     if have is None:
         return False

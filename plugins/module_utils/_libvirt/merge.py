@@ -63,7 +63,7 @@ SCHED = {"vcpusched": "vcpus", "iothreadsched": "iothreads"}
 
 # Children libvirt sorts by a number: the attribute holding it.
 ID_ATTR = {"vcpupin": "vcpu", "iothreadpin": "iothread", "memnode": "cellid", "cell": "id",
-           "vcpusched": "vcpus", "iothreadsched": "iothreads"}
+           "vcpusched": "vcpus", "iothreadsched": "iothreads", "cachetune": "vcpus", "memorytune": "vcpus"}
 
 
 def elements(node):

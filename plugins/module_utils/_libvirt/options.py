@@ -72,6 +72,23 @@ def argument_spec():
         rng_profiles=dict(type="dict", default={}),
         hostdevs=dict(type="list", elements="str", default=[]),
         iothreads=dict(type="int"),
+        cachetune=dict(type="list", elements="dict", options=dict(
+            vcpus=dict(type="str", required=True),
+            caches=dict(type="list", elements="dict", required=True, options=dict(
+                id=dict(type="int", required=True),
+                level=dict(type="int", default=3),
+                type=dict(type="str", default="both", choices=["both", "code", "data"]),
+                size=dict(type="int", required=True),
+                unit=dict(type="str", default="KiB"),
+            )),
+        )),
+        memorytune=dict(type="list", elements="dict", options=dict(
+            vcpus=dict(type="str", required=True),
+            nodes=dict(type="list", elements="dict", required=True, options=dict(
+                id=dict(type="int", required=True),
+                bandwidth=dict(type="int", required=True),
+            )),
+        )),
         hardening=dict(type="dict", options=dict(
             enabled=dict(type="bool"),
             hint_dedicated=dict(type="bool"),

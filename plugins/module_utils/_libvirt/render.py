@@ -48,7 +48,9 @@ OWNED_TOP = ("vcpu", "memory", "cputune", "memoryBacking", "numatune", "cpu", "i
 # (addresses, aliases, libvirt's defaults, the user's <shares>) are
 # never differences by their mere presence.
 OWNED_CHILDREN = {
-    "cputune": ("vcpupin", "emulatorpin", "vcpusched", "iothreadpin"),
+    "cputune": ("vcpupin", "emulatorpin", "vcpusched", "iothreadpin", "cachetune", "memorytune"),
+    "cachetune": ("cache",),
+    "memorytune": ("node",),
     "memoryBacking": ("hugepages", "nosharepages", "locked", "allocation"),
     "hugepages": ("page",),
     "numatune": ("memory", "memnode"),
@@ -247,8 +249,23 @@ def _cputune(plan):
         ours.append(_el(None, "vcpusched", vcpus=format_cpuset(realtime["vcpus"]), scheduler=realtime["scheduler"],
                         priority=realtime["priority"]))
     realtime_vcpus = set(realtime["vcpus"]) if realtime else set()
+    for group in plan.get("cachetune") or []:
+        node = _el(None, "cachetune", vcpus=format_cpuset(group["vcpus"]))
+        for cache in group["caches"]:
+            _el(node, "cache", id=cache["id"], level=cache["level"], type=cache["type"], size=cache["size_kib"],
+                unit="KiB")
+        ours.append(node)
+    for group in plan.get("memorytune") or []:
+        node = _el(None, "memorytune", vcpus=format_cpuset(group["vcpus"]))
+        for entry in group["nodes"]:
+            _el(node, "node", id=entry["id"], bandwidth=entry["bandwidth"])
+        ours.append(node)
+    tuned = dict((tag, set(v for group in plan.get(tag) or [] for v in group["vcpus"]))
+                 for tag in ("cachetune", "memorytune"))
 
     def conflicts(child):
+        if child.tag in tuned and (ids(child, "vcpus") & tuned[child.tag] or _beyond(plan, ids(child, "vcpus"))):
+            return False
         if child.tag == "vcpupin":
             vcpu = ids(child, "vcpu")
             return False if vcpu & set(plan["pinning"]) or _beyond(plan, vcpu) else None

@@ -14,6 +14,7 @@ when unknown, for example on a remote URI, and then is not checked):
 ``hugepage_sizes_kib`` hugepage sizes the kernel offers, in KiB
 ``numa_nodes``         host NUMA node id -> CPU ids
 ``devices``            set of RNG device paths present
+``resctrl``            Intel RDT: CPU flags, resctrl mount, resources, caches
 """
 
 from __future__ import absolute_import, division, print_function
@@ -26,6 +27,7 @@ from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset impor
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
 from ansible_collections.realtime.virt.plugins.module_utils._common.units import page_size_kib, to_kib
 from ansible_collections.realtime.virt.plugins.module_utils._kernel import pci
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.cachetune import check_cachetune, check_memorytune
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.rng import resolve_rng
 
 MAC = re.compile(r"^[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}$")
@@ -96,6 +98,8 @@ def build_spec(params, host, base_root=None):
     if cpu.get("emulator_policy") == "share":
         plan["emulator"] = shared_emulator_cpus(cpu, plan["pinning"], plan["realtime"], plan["vcpus"])
     plan["iothreads"] = _iothreads(params.get("iothreads"))
+    plan["cachetune"] = check_cachetune(params.get("cachetune"), plan["vcpus"], host.get("resctrl"))
+    plan["memorytune"] = check_memorytune(params.get("memorytune"), plan["vcpus"], host.get("resctrl"))
     _memory(_sub(params, "memory"), plan, host)
     plan["numa_cells"], plan["memnodes"] = _numa(cpu.get("numa"), plan, host.get("numa_nodes"))
     plan["rng"] = resolve_rng(params.get("rng"), params.get("rng_profiles"), host.get("devices"))

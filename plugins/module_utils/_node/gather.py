@@ -23,7 +23,7 @@ from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset impor
 )
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import HostError
 from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader
-from ansible_collections.realtime.virt.plugins.module_utils._node import isolation, parsing
+from ansible_collections.realtime.virt.plugins.module_utils._node import isolation, parsing, resctrl
 from ansible_collections.realtime.virt.plugins.module_utils._node.readiness import evaluate
 
 CPU = "/sys/devices/system/cpu"
@@ -390,8 +390,8 @@ class NodeFacts(object):
         """The facts libvirt_rt_domain checks its options against.
 
         ``online`` (CPU ids), ``hugepage_sizes_kib``, ``numa_nodes`` (node id ->
-        CPU ids, None when the tree shows no node) and ``devices`` (the RNG
-        device paths present).
+        CPU ids, None when the tree shows no node), ``devices`` (the RNG
+        device paths present) and ``resctrl`` (Intel RDT, resctrl.py).
         """
         sizes = [parsing.hugepage_dir_size_kb(name) for name in self.reader.listdir(HUGEPAGES, optional=True)]
         nodes = dict((node_id, self._cpulist("%s/node%d/cpulist" % (NODE, node_id), optional=True) or [])
@@ -401,6 +401,7 @@ class NodeFacts(object):
             "hugepage_sizes_kib": sorted(size for size in sizes if size is not None),
             "numa_nodes": nodes or None,
             "devices": set("/dev/" + name for name, present in self.rng()["devices"].items() if present),
+            "resctrl": resctrl.read_resctrl(self.reader),
         }
 
     # -- everything ---------------------------------------------------
@@ -420,6 +421,7 @@ class NodeFacts(object):
         facts["iommu"] = self.iommu(kernel["cmdline_args"])
         facts["kvm"] = self.kvm()
         facts["rng"] = self.rng()
+        facts["resctrl"] = resctrl.read_resctrl(self.reader)
         facts.update(evaluate(facts))
         return facts
 

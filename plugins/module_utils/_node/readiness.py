@@ -288,6 +288,28 @@ def _tuned_args(kernel):
     )
 
 
+def _cache_allocation(rdt):
+    """Whether domains can be given L3/L2 cache ways (libvirt's <cachetune>), and how to get there."""
+    flags = rdt.get("cpu_flags") or {}
+    offered = [name for name in ("cat_l3", "cat_l2") if flags.get(name)]
+    resources = sorted(name for name in (rdt.get("resources") or {}) if name.startswith("L"))
+    if not offered:
+        observed, fix = "CPU flags: no cat_l3, no cat_l2", "no software fix: the CPU has no cache allocation."
+    elif not rdt.get("mounted"):
+        observed = "CPU offers %s; resctrl not mounted" % ", ".join(offered)
+        fix = ("mount it (mount -t resctrl resctrl /sys/fs/resctrl, or an fstab line); if /sys/fs/resctrl/info "
+               "stays empty the kernel turned RDT off: boot with rdt=%s." % ",".join(offered))
+    else:
+        observed = "resctrl on %s: %s" % (rdt.get("path"), ", ".join(resources) or "no cache resource")
+        fix = "boot with rdt=%s so the kernel enables cache allocation." % ",".join(offered)
+    return _check(
+        "cache_allocation", "Cache allocation for domains (Intel RDT, resctrl)", False,
+        bool(offered) and bool(rdt.get("mounted")) and bool(resources), observed,
+        "Domains cannot be given cache ways of their own (cachetune): %s; other tenants of the shared cache "
+        "can evict a real-time guest's working set." % observed, fix,
+    )
+
+
 def checks(facts):
     """The ordered readiness checklist for ``facts``."""
     cpus = facts.get("cpus") or {}
@@ -320,6 +342,7 @@ def checks(facts):
                     "the clock source may fall back from the TSC to a slower one."),
         _ksm(facts.get("ksm") or {}),
         _tuned_args(kernel),
+        _cache_allocation(facts.get("resctrl") or {}),
     ]
 
 

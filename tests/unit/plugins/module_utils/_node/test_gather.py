@@ -37,7 +37,7 @@ CHECK_IDS = [
     "sched_rt_runtime", "isolated_cpus", "housekeeping_cpus", "nohz_full_covers_isolated",
     "rcu_nocbs_covers_isolated", "irq_affinity", "irqs_avoid_isolated", "workqueue_avoids_isolated", "hugepages_allocated", "hugetlbfs_mounted", "kvm_device",
     "virtualization_flag", "iommu_enabled", "preempt_rt", "thp_not_always", "tsc_deadline", "constant_tsc",
-    "ksm_off", "timer_kernel_args",
+    "ksm_off", "timer_kernel_args", "cache_allocation",
 ]
 
 # (shape, {"|"-separated path: expected value})
@@ -199,8 +199,11 @@ CHECK_TABLE = [
                        "nohz_full_covers_isolated": False, "hugepages_allocated": False,
                        "hugetlbfs_mounted": False, "kvm_device": True, "virtualization_flag": True,
                        "iommu_enabled": False, "preempt_rt": False, "thp_not_always": True, "ksm_off": True,
-                       "timer_kernel_args": False}),
+                       "timer_kernel_args": False, "cache_allocation": False}),
     ("two_socket_smt", {}, dict((check, check != "preempt_rt") for check in CHECK_IDS)),
+    ("two_socket_smt", {"resctrl": None}, {"cache_allocation": False}),
+    ("two_socket_smt", {"resctrl": {"MB": {"min_bandwidth": "10", "bandwidth_gran": "10", "num_closids": "8"}}},
+     {"cache_allocation": False}),
     ("preempt_rt", {}, {"preempt_rt": True, "thp_not_always": False, "tsc_deadline": False,
                         "rcu_nocbs_covers_isolated": True, "irq_affinity": False, "iommu_enabled": False}),
     ("preempt_rt", {"nohz_full": None}, {"nohz_full_covers_isolated": False, "rcu_nocbs_covers_isolated": False}),
