@@ -123,8 +123,31 @@ def plan_domains(node, domains, defined=None, allow_unisolated=False, defaults=N
             cpu_placement.emulator_for_pinned(plan)
 
     check_hugepages(plans, host, running, hugepages, warnings)
+    _check_closids(plans, node.get("resctrl"))
     return {"domains": [_result(plan) for plan in plans], "vf_requests": _vf_requests(plans), "warnings": warnings,
             "cpu_owners": dict((str(cpu), sorted(set(names_))) for cpu, names_ in sorted(owners.items()))}
+
+
+def _check_closids(plans, rdt):
+    """The cachetune groups of all the domains fit the host's classes of service (one is the default group's).
+
+    libvirt_rt_domain checks each domain alone; two domains that fit alone
+    can together take more classes than the host has, and libvirt then
+    refuses the second at its start.
+    """
+    if not isinstance(rdt, dict) or not rdt.get("mounted"):
+        return
+    counts = [r.get("num_closids") for r in (rdt.get("resources") or {}).values()
+              if isinstance(r, dict) and "cbm_mask" in r and r.get("num_closids")]
+    if not counts:
+        return
+    groups = [(plan["name"], len(plan["options"].get("cachetune") or [])) for plan in plans if plan["mode"] != "absent"]
+    total = sum(count for _name, count in groups)
+    if total > min(counts) - 1:
+        raise OptionError(VARIABLE, ", ".join("%s: %d" % item for item in groups if item[1]),
+                          "the domains ask %d cachetune groups together, but the host has %d classes of service and "
+                          "the default group keeps one" % (total, min(counts)),
+                          "merge groups, or give fewer domains cache ways of their own")
 
 
 def _entries(domains, defaults):

@@ -112,3 +112,17 @@ def test_bad_emulator_policies_are_refused(entry, message):
     with pytest.raises(OptionError) as error:
         placed([entry])
     assert str(error.value).startswith(message)
+
+
+def test_the_cachetune_groups_of_all_domains_fit_the_hosts_classes_of_service():
+    host = dict(TWO_NODES, resctrl={"mounted": True, "resources": {
+        "L3": {"cbm_mask": 0x7ff, "min_cbm_bits": 1, "num_closids": 4}, "MB": {"num_closids": 8}}})
+    group = {"vcpus": "0", "caches": [{"id": 0, "size": 2, "unit": "MiB"}]}
+    fits = [dom("a", 1, cachetune=[group]), dom("b", 1, cachetune=[group, dict(group, vcpus="0")])]
+    assert len(plan_domains(host, fits)["domains"]) == 2  # 3 groups, 4 classes less the default's
+    with pytest.raises(OptionError) as error:
+        plan_domains(host, fits + [dom("c", 1, cachetune=[group])])
+    assert str(error.value).startswith("rt_domain_domains='a: 1, b: 2, c: 1': the domains ask 4 cachetune groups "
+                                       "together, but the host has 4 classes of service")
+    # without resctrl facts (or not mounted) the module's own check is the one that speaks
+    assert len(plan_domains(TWO_NODES, fits + [dom("c", 1, cachetune=[group])])["domains"]) == 3
