@@ -30,7 +30,7 @@ from ansible_collections.realtime.virt.plugins.module_utils._common.errors impor
 from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt import marker
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.errors import LibvirtCallError
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt.manager import DomainManager, host_facts
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.manager import DomainManager, host_facts, wants_rdt
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.options import ItemValidator, item_label
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import parse_xml
 
@@ -105,7 +105,7 @@ class BatchManager(object):
         valid = [entry for entry in self.entries if not entry.errors]
         host = {}
         if any(entry.params.get("state") != "absent" for entry in valid):
-            host = host_facts(self.reader, self.uri)
+            host = host_facts(self.reader, self.uri, any(wants_rdt(entry.params) for entry in valid))
         for entry in valid:
             entry.manager = DomainManager(entry.params, check_mode=self.check_mode, diff=self.want_diff,
                                           reader=self.reader, connect=self._connect, owner=self.owner)

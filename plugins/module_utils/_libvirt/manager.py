@@ -96,9 +96,18 @@ def is_local(uri):
     return bool(LOCAL_URI.match(uri or ""))
 
 
-def host_facts(reader, uri):
-    """What a domain's options are checked against: the host's facts on a local URI, else nothing."""
-    return NodeFacts(reader=reader).domain_host() if is_local(uri) else {}
+def wants_rdt(params):
+    """Whether a domain's options ask Intel RDT (cache or memory bandwidth allocation)."""
+    return bool(params.get("cachetune") or params.get("memorytune"))
+
+
+def host_facts(reader, uri, rdt=False):
+    """What a domain's options are checked against: the host's facts on a local URI, else nothing.
+
+    ``rdt``: read resctrl too (only when a domain asks RDT: it reads the
+    cache directories of every CPU).
+    """
+    return NodeFacts(reader=reader).domain_host(rdt=rdt) if is_local(uri) else {}
 
 
 class DomainManager(object):
@@ -169,7 +178,7 @@ class DomainManager(object):
 
     def host_facts(self):
         """What the options are checked against (empty on a remote URI)."""
-        return host_facts(self.reader, self.uri)
+        return host_facts(self.reader, self.uri, wants_rdt(self.params))
 
     def prepare(self, host):
         """Check the options against ``host`` and draw the wanted XML; touches nothing.

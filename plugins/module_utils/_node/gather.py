@@ -386,12 +386,14 @@ class NodeFacts(object):
             "default_backend": backend,
         }
 
-    def domain_host(self):
+    def domain_host(self, rdt=False):
         """The facts libvirt_rt_domain checks its options against.
 
         ``online`` (CPU ids), ``hugepage_sizes_kib``, ``numa_nodes`` (node id ->
         CPU ids, None when the tree shows no node), ``devices`` (the RNG
-        device paths present) and ``resctrl`` (Intel RDT, resctrl.py).
+        device paths present) and, with ``rdt`` (a domain asks cache or
+        memory bandwidth allocation), ``resctrl`` (Intel RDT, resctrl.py),
+        which reads every CPU's cache directories.
         """
         sizes = [parsing.hugepage_dir_size_kb(name) for name in self.reader.listdir(HUGEPAGES, optional=True)]
         nodes = dict((node_id, self._cpulist("%s/node%d/cpulist" % (NODE, node_id), optional=True) or [])
@@ -401,7 +403,7 @@ class NodeFacts(object):
             "hugepage_sizes_kib": sorted(size for size in sizes if size is not None),
             "numa_nodes": nodes or None,
             "devices": set("/dev/" + name for name, present in self.rng()["devices"].items() if present),
-            "resctrl": resctrl.read_resctrl(self.reader),
+            "resctrl": resctrl.read_resctrl(self.reader) if rdt else None,
         }
 
     # -- everything ---------------------------------------------------

@@ -65,9 +65,10 @@ def host(tmp_path, monkeypatch):
     fake.host_reads = 0
     real = NodeFacts.domain_host
 
-    def counted(self):
+    def counted(self, *args, **kwargs):
         fake.host_reads += 1
-        return real(self)
+        fake.rdt_reads = getattr(fake, "rdt_reads", 0) + bool(kwargs.get("rdt"))
+        return real(self, *args, **kwargs)
     monkeypatch.setattr(NodeFacts, "domain_host", counted)
     monkeypatch.setattr(libvirt, "open", fake.connect)
     monkeypatch.setattr(batch, "HostReader", lambda top: HostReader(str(tmp_path)))
@@ -190,6 +191,18 @@ def test_a_bad_item_names_itself_and_the_others_converge(run, host):
     assert state["rtv-b"]["failed"] and state["rtv-b"]["errors"] and not state["rtv-b"]["changed"]
     assert state["rtv-a"]["changed"] and not state["rtv-a"]["failed"]
     assert outcome.result["changed"] is True
+
+
+def test_the_host_rdt_is_read_once_and_only_for_a_domain_that_asks_it(run, host):
+    host.rdt_reads = 0
+    assert not run([item("rtv-a")]).failed and host.rdt_reads == 0
+    cache = [{"vcpus": "0", "caches": [{"id": 0, "size": 2, "unit": "MiB"}]}]
+    outcome = run([item("rtv-a"), item("rtv-b", cachetune=cache)])
+    # the fixture host has no resctrl: rtv-b is refused before libvirt, rtv-a converges
+    assert host.host_reads == 1 and host.rdt_reads == 1
+    assert "domains[1] (rtv-b): cachetune=" in outcome.result["msg"]
+    assert "cannot give the domain cache allocation" in outcome.result["msg"]
+    assert ("define", "rtv-b") not in host.changes()
 
 
 def test_a_libvirt_refusal_fails_only_that_domain_and_is_named(run, host):

@@ -53,6 +53,7 @@ def test_a_cpu_without_cache_allocation_has_no_software_fix(tmp_path):
     assert line["fix"].startswith("no software fix")
 
 
-def test_the_module_reads_the_same_resctrl_for_its_checks(tmp_path):
+def test_the_module_reads_the_same_resctrl_for_its_checks_only_when_asked(tmp_path):
     root = rt_node_trees.build_shape(str(tmp_path), "two_socket_smt")
-    assert NodeFacts(root).domain_host()["resctrl"] == gather_node_facts(root)[0]["resctrl"]
+    assert NodeFacts(root).domain_host(rdt=True)["resctrl"] == gather_node_facts(root)[0]["resctrl"]
+    assert NodeFacts(root).domain_host()["resctrl"] is None
