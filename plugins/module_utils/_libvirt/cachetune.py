@@ -33,6 +33,19 @@ MOUNT_FIX = ("mount resctrl (mount -t resctrl resctrl /sys/fs/resctrl) on a CPU 
              "cache_allocation check says how), or remove %s")
 
 
+def class_limit(rdt):
+    """How many cachetune groups the host can give (its classes of service less the default group's), or None.
+
+    None when resctrl is not mounted or shows no cache resource.  With CDP
+    the code and data resources each have a count; the smaller one holds.
+    """
+    if not isinstance(rdt, dict) or not rdt.get("mounted"):
+        return None
+    counts = [r.get("num_closids") for r in (rdt.get("resources") or {}).values()
+              if isinstance(r, dict) and "cbm_mask" in r and r.get("num_closids")]
+    return min(counts) - 1 if counts else None
+
+
 def _vcpus(option, text, vcpus, taken):
     try:
         chosen = parse_cpuset(str(text or ""), allow_exclusion=True, maximum=vcpus - 1)
@@ -64,10 +77,10 @@ def check_cachetune(entries, vcpus, rdt):
     """``[{vcpus, caches: [{id, level, type, size_kib}]}]`` of the ``cachetune`` option."""
     result, taken = [], set()
     if entries and _host_ready("cachetune", entries, rdt, "cache allocation"):
-        groups = [r.get("num_closids") for r in rdt["resources"].values() if r.get("num_closids") and "cbm_mask" in r]
-        if groups and len(entries) > min(groups) - 1:
+        limit = class_limit(rdt)
+        if limit is not None and len(entries) > limit:
             raise OptionError("cachetune", len(entries), "%d groups, but the host has %d classes of service and "
-                              "the default group keeps one" % (len(entries), min(groups)),
+                              "the default group keeps one" % (len(entries), limit + 1),
                               "merge groups, or give fewer vCPU sets their own cache ways")
     for index, entry in enumerate(entries or []):
         option = "cachetune[%d]" % index

@@ -20,6 +20,8 @@ import copy
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.cachetune import CACHE_TYPES
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import TICK_POLICIES, TIMER_NAMES
 
 
 def argument_spec():
@@ -77,7 +79,7 @@ def argument_spec():
             caches=dict(type="list", elements="dict", required=True, options=dict(
                 id=dict(type="int", required=True),
                 level=dict(type="int", default=3),
-                type=dict(type="str", default="both", choices=["both", "code", "data"]),
+                type=dict(type="str", default="both", choices=list(CACHE_TYPES)),
                 size=dict(type="int", required=True),
                 unit=dict(type="str", default="KiB"),
             )),
@@ -93,9 +95,8 @@ def argument_spec():
             enabled=dict(type="bool"),
             hint_dedicated=dict(type="bool"),
             timers=dict(type="list", elements="dict", options=dict(
-                name=dict(type="str", required=True,
-                          choices=["platform", "pit", "rtc", "hpet", "tsc", "kvmclock", "hypervclock", "armvtimer"]),
-                tickpolicy=dict(type="str", choices=["delay", "catchup", "merge", "discard"]),
+                name=dict(type="str", required=True, choices=list(TIMER_NAMES)),
+                tickpolicy=dict(type="str", choices=list(TICK_POLICIES)),
                 present=dict(type="bool"),
             )),
             guest_suspend=dict(type="bool", default=False),

@@ -108,8 +108,7 @@ def build_spec(params, host, base_root=None):
     if boot and not boot.get("kernel"):
         raise OptionError("boot.kernel", None, "is required when boot is given")
     plan["boot"] = boot or None
-    plan["iothread_count"] = _iothread_count(plan["iothreads"], base_root)
-    plan["disks"] = _disks(params.get("disks") or [], plan["iothread_count"])
+    plan["disks"] = _disks(params.get("disks") or [], _iothread_count(plan["iothreads"], base_root))
     plan["interfaces"] = _interfaces(params.get("interfaces") or [])
     plan["serial_log"] = params.get("serial_log")
     plan["hardening"] = _hardening(params.get("hardening"), plan, base_root)

@@ -45,6 +45,7 @@ __metaclass__ = type
 
 from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import CpusetError, format_cpuset, parse_cpuset
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.cachetune import class_limit
 from ansible_collections.realtime.virt.plugins.module_utils._placement import cpus as cpu_placement
 from ansible_collections.realtime.virt.plugins.module_utils._placement.host import Host
 from ansible_collections.realtime.virt.plugins.module_utils._placement.hugepages import HUGEPAGE_MODES, check_hugepages
@@ -135,18 +136,15 @@ def _check_closids(plans, rdt):
     can together take more classes than the host has, and libvirt then
     refuses the second at its start.
     """
-    if not isinstance(rdt, dict) or not rdt.get("mounted"):
-        return
-    counts = [r.get("num_closids") for r in (rdt.get("resources") or {}).values()
-              if isinstance(r, dict) and "cbm_mask" in r and r.get("num_closids")]
-    if not counts:
+    limit = class_limit(rdt)
+    if limit is None:
         return
     groups = [(plan["name"], len(plan["options"].get("cachetune") or [])) for plan in plans if plan["mode"] != "absent"]
     total = sum(count for _name, count in groups)
-    if total > min(counts) - 1:
+    if total > limit:
         raise OptionError(VARIABLE, ", ".join("%s: %d" % item for item in groups if item[1]),
                           "the domains ask %d cachetune groups together, but the host has %d classes of service and "
-                          "the default group keeps one" % (total, min(counts)),
+                          "the default group keeps one" % (total, limit + 1),
                           "merge groups, or give fewer domains cache ways of their own")
 
 
