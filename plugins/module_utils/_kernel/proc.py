@@ -56,6 +56,14 @@ def thread_scheduling(reader, pid, tid):
     return {"policy": POLICIES.get(policy, str(policy)), "priority": priority, "affinity": affinity}
 
 
+def _cpus(affinity):
+    """The CPU ids of a ``Cpus_allowed_list`` text, or None when it cannot be read."""
+    try:
+        return parse_kernel_cpulist(affinity)
+    except CpusetError:
+        return None
+
+
 def kernel_threads(reader, names):
     """Kernel threads whose name matches the regular expression ``names``.
 
@@ -77,20 +85,10 @@ def kernel_threads(reader, names):
         scheduling = thread_scheduling(reader, int(pid), pid)
         if scheduling is None:
             continue
-        try:
-            cpus = parse_kernel_cpulist(scheduling["affinity"])
-        except CpusetError:
-            cpus = None
         threads.append({"pid": int(pid), "comm": comm, "policy": scheduling["policy"],
-                        "priority": scheduling["priority"], "cpus": cpus, "cpuset": scheduling["affinity"]})
+                        "priority": scheduling["priority"], "cpus": _cpus(scheduling["affinity"]),
+                        "cpuset": scheduling["affinity"]})
     return sorted(threads, key=lambda item: item["pid"])
-
-
-def _cpus(affinity):
-    try:
-        return parse_kernel_cpulist(affinity)
-    except CpusetError:
-        return None
 
 
 def qemu_threads(reader, pid):
