@@ -10,6 +10,7 @@ __metaclass__ = type
 
 from ansible.errors import AnsibleFilterError
 
+from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import CpusetError
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
 from ansible_collections.realtime.virt.plugins.module_utils._validate.checks import domain_checks
 from ansible_collections.realtime.virt.plugins.module_utils._validate.cyclictest import latency_check, parse_cyclictest, parse_oslat
@@ -111,8 +112,8 @@ def rt_validate_guest_state(target, probe=None, install=None, install_allowed=Fa
                        install_allowed=bool(install_allowed), check_mode=bool(check_mode))
 
 
-def rt_validate_guest_check(target, state, run=None, threshold_us=40):
-    """The report check and the kept record (parsed run, histogram) of one guest."""
+def rt_validate_guest_check(target, state, run=None, threshold_us=40, tuning=None):
+    """The report checks (latency, tuning) and the kept record (parsed run, histogram, tuning) of one guest."""
     if not isinstance(target, dict) or not isinstance(state, dict):
         raise AnsibleFilterError("rt_validate_guest_check: expected a target of rt_validate_guest_plan "
                                  "and a state of rt_validate_guest_state")
@@ -121,7 +122,12 @@ def rt_validate_guest_check(target, state, run=None, threshold_us=40):
     except (TypeError, ValueError):
         raise AnsibleFilterError("rt_validate_guest_check: threshold_us=%r is not a number of microseconds"
                                  % (threshold_us,))
-    return guest_check(target, state, run=_result(run, "rt_validate_guest_check run"), threshold_us=threshold)
+    try:
+        return guest_check(target, state, run=_result(run, "rt_validate_guest_check run"), threshold_us=threshold,
+                           tuning=_result(tuning, "rt_validate_guest_check tuning"))
+    except CpusetError as exc:
+        raise AnsibleFilterError("rt_validate_guest_check: cpus=%r of the target: %s. Fix: pass a target of "
+                                 "rt_validate_guest_plan" % (target.get("cpus"), exc))
 
 
 def _mapping(value, name, what):

@@ -23,7 +23,8 @@ description:
     C(rcuc/N) and the host's own threads (C(kswapd), C(kcompactd),
     C(khugepaged), unbound C(kworker/u)) with their policy, priority and
     allowed CPUs; the active tuned profile and the C([scheduler]) group rules
-    it sets, following C(include=) through its parents.
+    it sets, following C(include=) through its parents; the isolated and
+    tickless CPUs the kernel reports.
   - "An interrupt is kernel-managed when debugfs (C(/sys/kernel/debug/irq/irqs/<N>)) lists
     C(IRQD_AFFINITY_MANAGED), or when its C(smp_affinity) file is read-only (kernels since
     2024 create it so when userspace may not set the affinity; older kernels answer a write
@@ -169,6 +170,26 @@ isolation:
       description: Whether the kernel has C(/sys/devices/system/cpu/nohz_full).
       type: bool
       returned: always
+    cpus:
+      description: The CPUs the kernel isolates, as it reports them.
+      type: dict
+      returned: always
+      sample: {isolated: [2, 3], nohz_full: [2, 3]}
+      contains:
+        isolated:
+          description:
+            - CPUs of C(/sys/devices/system/cpu/isolated), those C(isolcpus=) takes out of the scheduler's domains.
+            - C(null) when the kernel has no such file.
+          type: list
+          elements: int
+          returned: always
+        nohz_full:
+          description:
+            - Tickless CPUs of C(/sys/devices/system/cpu/nohz_full).
+            - C(null) when the kernel has no such file (built without C(NO_HZ_FULL)).
+          type: list
+          elements: int
+          returned: always
 applied:
   description: Live values the drift check compares.
   returned: success
@@ -215,6 +236,7 @@ def read(params):
             "threads": isolation.read_threads(reader),
             "tuned": tuned.read_tuned(reader),
             "nohz_full_reported": reader.exists("/sys/devices/system/cpu/nohz_full"),
+            "cpus": isolation.read_isolated(reader),
         },
         "applied": {
             "sysctls": applied.read_sysctls(reader, params["sysctls"]),

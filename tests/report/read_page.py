@@ -22,5 +22,8 @@ print(json.dumps({
                     "thresholds": [int(x) for x in svg.xpath('.//*[@class="threshold"]/@data-us')]}
                    for svg in root.xpath('//*[@class="histogram"]')],
     "overlays": [svg.xpath(".//polyline/@data-subject") for svg in root.xpath('//*[@class="overlay"]')],
+    # what the fleet table says of each guest's tuning, beside its latency
+    "tunings": [{"tuned": span.get("data-tuned"), "text": span.text_content()}
+                for span in root.xpath('//table[@class="fleet"]//*[@class="tuning"]')],
     "scripts": len(root.xpath("//script")),
 }))

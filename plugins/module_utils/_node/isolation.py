@@ -55,6 +55,7 @@ MASKS = (
     ("writeback workqueue cpumask", "/sys/bus/workqueue/devices/writeback/cpumask", "mask"),
 )
 HOUSEKEEPING_DIR = "/sys/kernel/housekeeping"
+CPU_DIR = "/sys/devices/system/cpu"
 # Per-CPU kernel threads that serve their CPU (name/N): tuned's real-time
 # profiles give them a real-time policy.  ktimersoftd is the older PREEMPT_RT
 # name of ktimers.
@@ -232,6 +233,18 @@ def read_masks(reader, cmdline_args, possible):
         except CpusetError:
             reader.warnings.append("the kernel argument kthread_cpus=%s is not a CPU list; it is left out" % value)
     return masks
+
+
+def read_isolated(reader):
+    """``{isolated, nohz_full}``: the CPU ids the kernel isolates, as it reports them.
+
+    ``isolated`` is ``/sys/devices/system/cpu/isolated`` (the CPUs
+    ``isolcpus=`` takes out of the scheduler's domains), ``nohz_full`` is
+    ``/sys/devices/system/cpu/nohz_full`` (tickless CPUs); each is None
+    when the kernel has no such file (``nohz_full`` on a kernel built
+    without ``NO_HZ_FULL``) or it is not a CPU list.
+    """
+    return {"isolated": _cpus(reader, CPU_DIR + "/isolated"), "nohz_full": _cpus(reader, CPU_DIR + "/nohz_full")}
 
 
 def read_threads(reader):

@@ -15,8 +15,12 @@ decide everything around those steps, from the task results alone:
   missing from the inventory, the reason it cannot be measured.
 * ``guest_state`` reads the look-up (and install) results and says what
   comes next: ``install``, ``run`` or ``done`` (with a status and reason).
-* ``guest_check`` turns the outcome into one report check plus a record
-  that keeps the parsed run and its histogram.
+* ``guest_tuning`` reads what ``realtime.virt.rt_isolation_info`` saw in
+  the guest (run after cyclictest, never during it) and says whether the
+  guest is tuned for real time, and if not, what it lacks.
+* ``guest_check`` turns the outcome into the report checks of the guest
+  (its latency and its tuning) plus a record that keeps the parsed run, its
+  histogram and the tuning.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -37,6 +41,13 @@ ENTRY_KEYS = ("host", "cpus", "main_cpus")
 VARIABLE = "rt_validate_guests"
 GROUP_VARIABLE = "rt_validate_guests_group"
 INSTALL_FIX = "install rt-tests in the guest, or set rt_validate_guest_install: true"
+# The tuned profile of a real-time KVM guest. realtime.virt.rt_guest
+# activates it, or a child profile of its own (realtime-virt-<profile>) that
+# includes it.
+RT_GUEST_PROFILE = "realtime-virtual-guest"
+RT_RUNTIME_SYSCTL = "kernel.sched_rt_runtime_us"
+TUNING_CHECK = "guest tuning"
+TUNING_FIX = "run realtime.virt.rt_guest on it"
 
 
 def cyclictest_argv(duration, cpus=None, main_cpus=None):
@@ -216,13 +227,127 @@ def guest_state(target, probe=None, install=None, install_allowed=False, check_m
     return {"next": "run", "status": None, "reason": ""}
 
 
-def guest_check(target, state, run=None, threshold_us=40):
-    """``{check, guest}``: the report check of one guest and its record.
+def _unread(reason):
+    return {"tuned": None, "isolated": "", "sched_rt_runtime_us": None, "profiles": [],
+            "missing": ["not read: %s" % reason]}
+
+
+def _int_or_none(value):
+    try:
+        return int(str(value).strip())
+    except (TypeError, ValueError):
+        return None
+
+
+def _profile_names(tuned):
+    """The active profile names and those of every tuned.conf loaded for them (the included parents)."""
+    names = [str(name) for name in tuned.get("active") or []]
+    for path in tuned.get("files") or []:
+        parts = str(path).rstrip("/").split("/")
+        if len(parts) >= 2:
+            names.append(parts[-2])
+    return names
+
+
+def guest_tuning(result, cpus=None):
+    """Whether a guest is tuned for real time, from its ``rt_isolation_info`` result.
+
+    ``result`` is the registered result of ``realtime.virt.rt_isolation_info``
+    run in the guest with ``sysctls: [kernel.sched_rt_runtime_us]``;
+    ``cpus`` the guest CPUs cyclictest measured (a CPU list, or None when it
+    ran unpinned). Returns ``{tuned, isolated, sched_rt_runtime_us, profiles,
+    missing}``: ``isolated`` the CPUs the guest kernel isolates (its
+    ``isolated`` and ``nohz_full`` lists together, as a CPU list, "" for
+    none), ``profiles`` the active tuned profiles, ``missing`` what keeps
+    the guest from counting as tuned (empty when ``tuned`` is True).
+
+    A guest is tuned when all of these hold:
+
+    * its kernel isolates CPUs (``isolcpus=`` or ``nohz_full=``), and every
+      measured CPU, when ``cpus`` is given, is one of them;
+    * ``kernel.sched_rt_runtime_us`` is -1 (no real-time throttling);
+    * a real-time tuned profile is active: one whose name contains
+      ``realtime-virtual-guest``, or that includes it (rt_guest's child
+      profile ``realtime-virt-realtime-virtual-guest`` is both). When tuned
+      is not installed in the guest (no profile directory and no active
+      profile) the profile is not asked for, since the other two settings
+      may then be made by hand; when tuned is installed, no active profile
+      is missing.
+
+    A result that says nothing (None, a skipped, unreachable or failed task)
+    gives ``tuned`` None and the reason in ``missing``.
+    """
+    if not result or result.get("skipped"):
+        return _unread("the task that reads it did not run")
+    if result.get("unreachable"):
+        return _unread("unreachable: %s" % _why(result))
+    isolation = result.get("isolation")
+    if result.get("failed") or not isinstance(isolation, dict):
+        return _unread(_why(result))
+    reported = isolation.get("cpus") or {}
+    isolated = sorted(set(reported.get("isolated") or []) | set(reported.get("nohz_full") or []))
+    sysctls = (result.get("applied") or {}).get("sysctls") or {}
+    runtime = _int_or_none(sysctls.get(RT_RUNTIME_SYSCTL))
+    tuned = isolation.get("tuned") or {}
+    profiles = [str(name) for name in tuned.get("active") or []]
+    missing = []
+    if not isolated:
+        missing.append("no isolated CPUs (neither isolcpus nor nohz_full)")
+    elif cpus:
+        measured = cpus if isinstance(cpus, (list, tuple)) else parse_cpuset(str(cpus), allow_exclusion=False)
+        outside = sorted(set(measured) - set(isolated))
+        if outside:
+            missing.append("measured CPU(s) %s not isolated (isolated: %s)" % (format_cpuset(outside),
+                                                                               format_cpuset(isolated)))
+    if runtime is None:
+        missing.append("%s could not be read" % RT_RUNTIME_SYSCTL)
+    elif runtime != -1:
+        missing.append("%s is %d, not -1" % (RT_RUNTIME_SYSCTL, runtime))
+    if not any(RT_GUEST_PROFILE in name for name in _profile_names(tuned)):
+        if profiles:
+            missing.append("tuned profile %s is not %s (nor includes it)" % (" ".join(profiles), RT_GUEST_PROFILE))
+        elif tuned.get("installed") is not False:
+            missing.append("no tuned profile active")
+    return {"tuned": not missing, "isolated": format_cpuset(isolated) if isolated else "",
+            "sched_rt_runtime_us": runtime, "profiles": profiles, "missing": missing}
+
+
+def _tuning_observed(tuning):
+    if tuning["profiles"]:
+        profile = " ".join(tuning["profiles"])
+    else:
+        profile = "none active"
+    return "isolated %s, %s %s, tuned %s" % (
+        tuning["isolated"] or "none", RT_RUNTIME_SYSCTL,
+        "unread" if tuning["sched_rt_runtime_us"] is None else tuning["sched_rt_runtime_us"], profile)
+
+
+def tuning_check(target, tuning):
+    """The ``guest tuning`` check of one guest from its ``guest_tuning`` record: pass, warn or skip."""
+    subject = target.get("subject") or "guest %s" % target.get("host")
+    cpus = target.get("cpus")
+    expected = "isolated CPUs%s, %s -1, a real-time tuned profile" % (
+        " covering the measured CPUs %s" % cpus if cpus else "", RT_RUNTIME_SYSCTL)
+    if tuning["tuned"] is None:
+        return check(subject, TUNING_CHECK, expected, "skipped: %s" % "; ".join(tuning["missing"]), "skip")
+    if tuning["tuned"]:
+        return check(subject, TUNING_CHECK, expected, _tuning_observed(tuning), "pass")
+    return check(subject, TUNING_CHECK, expected, _tuning_observed(tuning), "warn",
+                 "%s: not tuned for real time: %s. Fix: %s" % (subject, "; ".join(tuning["missing"]), TUNING_FIX))
+
+
+def guest_check(target, state, run=None, threshold_us=40, tuning=None):
+    """``{check, checks, guest}``: the report checks of one guest and its record.
 
     ``state`` comes from ``guest_state``; ``run`` is the registered result
-    of the cyclictest command (when it ran). The record is ``{host, cpus,
-    main_cpus, argv, status, reason, cyclictest}`` where ``cyclictest`` is
-    the parsed run with its histogram (None when nothing ran).
+    of the cyclictest command (when it ran); ``tuning`` the registered
+    result of ``rt_isolation_info`` in the guest (read only when cyclictest
+    ran there). ``check`` is the latency check; ``checks`` holds it and,
+    for a target that names a guest, its ``guest tuning`` check
+    (``tuning_check``: skipped when the guest was not measured). The record
+    is ``{host, group, cpus, main_cpus, argv, status, reason, cyclictest,
+    tuning}`` where ``cyclictest`` is the parsed run with its histogram
+    (None when nothing ran) and ``tuning`` the ``guest_tuning`` record.
     """
     subject = target.get("subject") or "guest %s" % target.get("host")
     expected = "max latency <= %d us" % threshold_us
@@ -253,7 +378,15 @@ def guest_check(target, state, run=None, threshold_us=40):
         result = latency_check(parsed, subject, threshold_us)
         if parsed.get("max_us") is None and result["status"] == "fail":
             result["message"] += "; cyclictest needs root (become) in the guest for SCHED_FIFO and mlock"
+    if state.get("next") == "done":
+        tuning_record = _unread(state.get("reason") or "the guest was not measured")
+    else:
+        tuning_record = guest_tuning(tuning, cpus=target.get("cpus"))
+    checks = [result]
+    if target.get("host"):
+        checks.append(tuning_check(target, tuning_record))
     record = {"host": target.get("host"), "group": target.get("group"), "cpus": target.get("cpus"),
               "main_cpus": target.get("main_cpus"), "argv": list(target.get("argv") or []), "status": result["status"],
-              "reason": result["message"] or (state.get("reason") or ""), "cyclictest": parsed}
-    return {"check": result, "guest": record}
+              "reason": result["message"] or (state.get("reason") or ""), "cyclictest": parsed,
+              "tuning": tuning_record}
+    return {"check": result, "checks": checks, "guest": record}

@@ -9,7 +9,9 @@ plus ``measurements``). Output: a page with no script and no external file:
 a fleet table, then one section per host with its checks and one inline SVG
 histogram per latency measurement (latency in us on a linear x axis, sample
 count on a log y axis, the threshold as a vertical line). Where a host has
-two or more measured histograms, one more SVG lays them over each other.
+two or more measured histograms, one more SVG lays them over each other. A
+guest's measurement also says, beside its latency, whether the guest is
+tuned for real time and what it lacks (its ``tuning`` record).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -94,7 +96,8 @@ def percentile(histogram, fraction, overflows=0):
 
 
 def measurement_summary(measurement):
-    """``{subject, kind, status, threshold_us, max_us, avg_us, min_us, p999_us, samples, buckets, overflows}``."""
+    """``{subject, kind, status, threshold_us, max_us, avg_us, min_us, p999_us, samples, buckets, overflows,
+    error, tuning}``; ``tuning`` is a guest's ``guest_tuning`` record (None for other measurements)."""
     parsed = measurement.get("cyclictest") or {}
     overflows = sum(parsed.get("overflows") or [])
     data = buckets(parsed.get("histogram"))
@@ -115,7 +118,23 @@ def measurement_summary(measurement):
         "buckets": data,
         "overflows": overflows,
         "error": parsed.get("error"),
+        "tuning": measurement.get("tuning") if isinstance(measurement.get("tuning"), dict) else None,
     }
+
+
+def _tuning(summary):
+    """`` &middot; tuned: yes``, ``no (what is missing)`` or ``unknown (why)`` of a guest; "" for others."""
+    tuning = summary.get("tuning")
+    if tuning is None:
+        return ""
+    missing = "; ".join(str(item) for item in tuning.get("missing") or [])
+    if tuning.get("tuned") is True:
+        word, text = "yes", "tuned: yes"
+    elif tuning.get("tuned") is False:
+        word, text = "no", "tuned: no (missing: %s)" % missing
+    else:
+        word, text = "unknown", "tuned: unknown (%s)" % missing
+    return ' &middot; <span class="tuning" data-tuned="%s">%s</span>' % (word, escape(text))
 
 
 def _number(value, unit=" us"):
@@ -298,8 +317,8 @@ def render_html(reports, title="rt_validate fleet report", generated=""):
         lines = []
         for m in host["measurements"]:
             values = (escape(m["subject"]), _number(m["max_us"]), _number(m["avg_us"]), _p999(m),
-                      _status(m["status"]))
-            lines.append('%s: %s / %s / %s %s' % values)
+                      _status(m["status"]), _tuning(m))
+            lines.append('%s: %s / %s / %s %s%s' % values)
         out.append('<tr class="host" data-host="%s"><td><a href="#%s">%s</a></td><td>%s</td><td>%s</td>%s<td>%s</td>'
                    '</tr>' % (escape(host["host"]), anchor(host["host"]), escape(host["host"]),
                               _status("pass" if host["passed"] else "fail"),
@@ -318,11 +337,11 @@ def render_html(reports, title="rt_validate fleet report", generated=""):
                 + [_status(item.get("status"))]))
         out.append('</tbody></table>')
         for index, m in enumerate(host["measurements"]):
-            out.append('<figure>%s<figcaption>%s: %s samples, max %s, avg %s, min %s, 99.9th percentile %s%s'
+            out.append('<figure>%s<figcaption>%s: %s samples, max %s, avg %s, min %s, 99.9th percentile %s%s%s'
                        '</figcaption></figure>' % (
                            histogram_svg(m, index), escape(m["subject"]), m["samples"], _number(m["max_us"]),
                            _number(m["avg_us"]), _number(m["min_us"]), _p999(m),
-                           ", %d beyond the histogram" % m["overflows"] if m["overflows"] else ""))
+                           ", %d beyond the histogram" % m["overflows"] if m["overflows"] else "", _tuning(m)))
         measured = [m for m in host["measurements"] if m["buckets"]]
         if len(measured) > 1:
             thresholds = [m["threshold_us"] for m in measured if m["threshold_us"] is not None]

@@ -45,6 +45,49 @@ def test_guest_filters_chain_like_the_role():
     assert outcome["guest"]["cyclictest"]["histogram"] == [[2, 10], [3, 5], [9, 1]]
 
 
+def _guest_tuning_read(tmp_path, shape, **overrides):
+    """What rt_isolation_info returns in a guest (the role's sysctls), over a fixture tree, as JSON gives it."""
+    import json
+    import rt_node_trees
+    from ansible_collections.realtime.virt.plugins.modules.rt_isolation_info import read
+    root = rt_node_trees.build_shape(str(tmp_path), shape, **overrides)
+    if overrides.get("tuned_active") == "realtime-virt-realtime-virtual-guest":
+        # rt_guest's child profile in /etc/tuned, including the distribution's
+        rt_node_trees.Tree(root).write("/etc/tuned/realtime-virt-realtime-virtual-guest/tuned.conf",
+                                       "[main]\ninclude=realtime-virtual-guest\n\n[bootloader]\nreplace=true\n")
+    result, _warnings = read({"root": root, "sysctls": ["kernel.sched_rt_runtime_us"], "pfs": [],
+                              "reboot_marker": "/run/x"})
+    return dict(json.loads(json.dumps(result)), changed=False)
+
+
+GUEST_PROFILES = {"realtime-virtual-guest": "[main]\ninclude=realtime\n",
+                  "realtime": "[main]\n\n[sysctl]\nkernel.sched_rt_runtime_us = -1\n"}
+
+
+def test_guest_check_judges_the_tuning_rt_isolation_info_read(tmp_path):
+    plan = FILTERS["rt_validate_guest_plan"]([{"host": "vm2", "cpus": "2-3"}], 3)
+    state = FILTERS["rt_validate_guest_state"](plan[0], probe={"rc": 0, "stdout": "/usr/bin/cyclictest"})
+    run = {"rc": 0, "stdout": HISTOGRAM + RUN}
+    # two_socket_smt isolates 2-15,18-31 with sched_rt_runtime_us -1; here rt_guest's profile is active
+    tuned = _guest_tuning_read(tmp_path / "tuned", "two_socket_smt", tuned_profiles=GUEST_PROFILES,
+                               tuned_active="realtime-virt-realtime-virtual-guest")
+    outcome = FILTERS["rt_validate_guest_check"](plan[0], state, run=run, threshold_us=40, tuning=tuned)
+    assert outcome["guest"]["tuning"] == {"tuned": True, "isolated": "2-15,18-31", "sched_rt_runtime_us": -1,
+                                          "profiles": ["realtime-virt-realtime-virtual-guest"], "missing": []}
+    assert [(c["check"], c["status"]) for c in outcome["checks"]] == [("cyclictest", "pass"), ("guest tuning", "pass")]
+    # test_host: nothing isolated, throttling on, tuned installed with no profile active
+    plain = _guest_tuning_read(tmp_path / "plain", "test_host")
+    outcome = FILTERS["rt_validate_guest_check"](plan[0], state, run=run, threshold_us=40, tuning=plain)
+    assert outcome["checks"][1] == {
+        "subject": "guest vm2 CPUs 2-3", "check": "guest tuning",
+        "expected": "isolated CPUs covering the measured CPUs 2-3, kernel.sched_rt_runtime_us -1, "
+                    "a real-time tuned profile",
+        "observed": "isolated none, kernel.sched_rt_runtime_us 950000, tuned none active", "status": "warn",
+        "message": "guest vm2 CPUs 2-3: not tuned for real time: no isolated CPUs (neither isolcpus nor nohz_full); "
+                   "kernel.sched_rt_runtime_us is 950000, not -1; no tuned profile active. "
+                   "Fix: run realtime.virt.rt_guest on it"}
+
+
 @pytest.mark.parametrize("name, args, kwargs, message", [
     ("rt_validate_guest_plan", (["vm1", "vm1"], 3), {},
      r"rt_validate_guest_plan: rt_validate_guests\[1\]='vm1': guest vm1 is listed twice"),
@@ -56,6 +99,10 @@ def test_guest_filters_chain_like_the_role():
     ("rt_validate_guest_check", ({"host": "vm1"}, None), {}, "expected a target of rt_validate_guest_plan"),
     ("rt_validate_guest_check", ({"host": "vm1"}, {"next": "run"}), {"threshold_us": "forty"},
      "threshold_us='forty' is not a number of microseconds"),
+    ("rt_validate_guest_check", ({"host": "vm1"}, {"next": "run"}), {"tuning": "tuned"},
+     "rt_validate_guest_check tuning: expected a registered task result"),
+    ("rt_validate_guest_check", ({"host": "vm1", "cpus": "1-x"}, {"next": "run"}),
+     {"tuning": {"isolation": {"cpus": {"isolated": [1]}}}}, "rt_validate_guest_check: cpus='1-x' of the target"),
 ])
 def test_guest_filter_errors_are_filter_errors(name, args, kwargs, message):
     with pytest.raises(AnsibleFilterError, match=message):

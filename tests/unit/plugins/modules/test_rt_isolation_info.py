@@ -30,6 +30,8 @@ def test_main_reads_a_tuned_host(tmp_path, run_module, check_mode):
     assert len(isolation["threads"]["per_cpu"]) == 32
     assert isolation["tuned"]["active"] == ["realtime-virtual-host"]
     assert isolation["nohz_full_reported"] is True
+    assert isolation["cpus"] == {"isolated": list(range(2, 16)) + list(range(18, 32)),
+                                 "nohz_full": list(range(2, 16)) + list(range(18, 32))}
     assert result["applied"]["sysctls"] == {"kernel.sched_rt_runtime_us": "-1", "vm.no_such": None}
     assert result["applied"]["reboot_marker"] == {"path": "/run/realtime-virt/reboot-required", "present": True}
     assert outcome.warnings == []
@@ -46,3 +48,12 @@ def test_main_refuses_bad_input_clearly(tmp_path, run_module, args, words):
     assert outcome.failed is True
     for word in words:
         assert word in outcome.result["msg"]
+
+
+def test_main_reports_no_nohz_full_list_on_a_kernel_without_one(tmp_path, run_module):
+    # test_host: no CPU isolated, and no nohz_full file (a kernel without NO_HZ_FULL)
+    root = rt_node_trees.build_shape(str(tmp_path), "test_host")
+    outcome = run_module(rt_isolation_info.main, {"root": root})
+    assert outcome.failed is False, outcome.result
+    assert outcome.result["isolation"]["cpus"] == {"isolated": [], "nohz_full": None}
+    assert outcome.result["isolation"]["nohz_full_reported"] is False

@@ -16,6 +16,7 @@ from ansible_collections.realtime.virt.plugins.module_utils._validate.guests imp
     cyclictest_argv,
     guest_check,
     guest_state,
+    guest_tuning,
     plan_guests,
 )
 
@@ -238,3 +239,178 @@ def test_guest_check_when_nothing_was_measured(state, run, status, observed, mes
         assert outcome["guest"]["cyclictest"]["max_us"] is None
     else:
         assert outcome["guest"]["cyclictest"] is None
+
+
+# ---- the tuning of a guest, from realtime.virt.rt_isolation_info run in it
+
+RT_CHILD = "realtime-virt-realtime-virtual-guest"
+RT_FILES = ["/etc/tuned/realtime-virt-realtime-virtual-guest/tuned.conf",
+            "/usr/lib/tuned/realtime-virtual-guest/tuned.conf", "/usr/lib/tuned/realtime/tuned.conf"]
+
+
+def isolation_info(isolated=(1, 2, 3), nohz_full=(1, 2, 3), runtime="-1", active=(RT_CHILD,), files=None,
+                   installed=True):
+    """A registered result of rt_isolation_info (sysctls: [kernel.sched_rt_runtime_us]) in a guest."""
+    if files is None:
+        files = RT_FILES if list(active) == [RT_CHILD] else []
+    return {"changed": False,
+            "isolation": {"irqs": [], "masks": [], "threads": {"per_cpu": [], "housekeeping": []},
+                          "tuned": {"installed": installed, "active": list(active), "files": list(files), "rules": [],
+                                    "errors": []},
+                          "nohz_full_reported": nohz_full is not None,
+                          "cpus": {"isolated": None if isolated is None else list(isolated),
+                                   "nohz_full": None if nohz_full is None else list(nohz_full)}},
+            "applied": {"sysctls": {"kernel.sched_rt_runtime_us": runtime}, "pfs": [],
+                        "reboot_marker": {"path": "/run/realtime-virt/reboot-required", "present": False}}}
+
+
+def test_guest_tuning_of_a_guest_rt_guest_tuned():
+    assert guest_tuning(isolation_info(), cpus="1-3") == {
+        "tuned": True, "isolated": "1-3", "sched_rt_runtime_us": -1, "profiles": [RT_CHILD], "missing": []}
+
+
+@pytest.mark.parametrize("result, cpus, expected", [
+    # nohz_full alone isolates too (isolcpus=managed_irq without domain leaves /sys/.../isolated empty)
+    (isolation_info(isolated=(), nohz_full=(2, 3)), "2-3",
+     {"tuned": True, "isolated": "2-3", "sched_rt_runtime_us": -1, "profiles": [RT_CHILD], "missing": []}),
+    # the profile itself, not rt_guest's child
+    (isolation_info(active=["realtime-virtual-guest"], files=["/usr/lib/tuned/realtime-virtual-guest/tuned.conf"]),
+     None, {"tuned": True, "isolated": "1-3", "sched_rt_runtime_us": -1, "profiles": ["realtime-virtual-guest"],
+            "missing": []}),
+    # a profile of one's own that includes it
+    (isolation_info(active=["site-rt"], files=["/etc/tuned/site-rt/tuned.conf",
+                                               "/usr/lib/tuned/realtime-virtual-guest/tuned.conf"]),
+     [1, 2], {"tuned": True, "isolated": "1-3", "sched_rt_runtime_us": -1, "profiles": ["site-rt"], "missing": []}),
+    # tuned is not installed: the profile is not asked for
+    (isolation_info(active=[], installed=False), "1",
+     {"tuned": True, "isolated": "1-3", "sched_rt_runtime_us": -1, "profiles": [], "missing": []}),
+])
+def test_guest_tuning_counts_as_tuned(result, cpus, expected):
+    assert guest_tuning(result, cpus=cpus) == expected
+
+
+@pytest.mark.parametrize("result, cpus, isolated, runtime, profiles, missing", [
+    (isolation_info(isolated=(), nohz_full=()), "1-3", "", -1, [RT_CHILD],
+     ["no isolated CPUs (neither isolcpus nor nohz_full)"]),
+    (isolation_info(isolated=(), nohz_full=None), None, "", -1, [RT_CHILD],
+     ["no isolated CPUs (neither isolcpus nor nohz_full)"]),
+    (isolation_info(), "1,4-5", "1-3", -1, [RT_CHILD], ["measured CPU(s) 4-5 not isolated (isolated: 1-3)"]),
+    (isolation_info(runtime="950000"), "1-3", "1-3", 950000, [RT_CHILD],
+     ["kernel.sched_rt_runtime_us is 950000, not -1"]),
+    (isolation_info(runtime=None), "1-3", "1-3", None, [RT_CHILD], ["kernel.sched_rt_runtime_us could not be read"]),
+    (isolation_info(active=["balanced"], files=["/usr/lib/tuned/balanced/tuned.conf"]), "1-3", "1-3", -1,
+     ["balanced"], ["tuned profile balanced is not realtime-virtual-guest (nor includes it)"]),
+    (isolation_info(active=[]), "1-3", "1-3", -1, [], ["no tuned profile active"]),
+    # everything at once, in the order the check lists it
+    (isolation_info(isolated=(), nohz_full=(), runtime="950000", active=["balanced"]), "1", "", 950000,
+     ["balanced"], ["no isolated CPUs (neither isolcpus nor nohz_full)", "kernel.sched_rt_runtime_us is 950000, not -1",
+                    "tuned profile balanced is not realtime-virtual-guest (nor includes it)"]),
+])
+def test_guest_tuning_names_what_is_missing(result, cpus, isolated, runtime, profiles, missing):
+    assert guest_tuning(result, cpus=cpus) == {"tuned": False, "isolated": isolated, "sched_rt_runtime_us": runtime,
+                                               "profiles": profiles, "missing": missing}
+
+
+@pytest.mark.parametrize("result, reason", [
+    (None, "not read: the task that reads it did not run"),
+    (SKIPPED, "not read: the task that reads it did not run"),
+    (UNREACHABLE, "not read: unreachable: Failed to connect to the host via ssh: ssh: connect to host 10.0.0.9 "
+                  "port 22: No route to host"),
+    ({"failed": True, "msg": "Task failed: argument unsupported: QEMU guest agent is not configured"},
+     "not read: Task failed: argument unsupported: QEMU guest agent is not configured"),
+    ({"msg": "MODULE FAILURE\nSee stdout/stderr for the exact error", "module_stderr": "",
+      "module_stdout": "/bin/sh: 1: /usr/bin/python3: not found\n", "rc": 127},
+     "not read: MODULE FAILURE\nSee stdout/stderr for the exact error: /bin/sh: 1: /usr/bin/python3: not found"),
+])
+def test_guest_tuning_that_could_not_be_read_is_unknown(result, reason):
+    assert guest_tuning(result, cpus="1") == {"tuned": None, "isolated": "", "sched_rt_runtime_us": None,
+                                              "profiles": [], "missing": [reason]}
+
+
+TUNING_EXPECTED = ("isolated CPUs covering the measured CPUs 1, kernel.sched_rt_runtime_us -1, "
+                   "a real-time tuned profile")
+MEASURED = {"rc": 0, "stdout": fixture("host-2threads.txt"), "stderr": "", "changed": False}
+
+
+def test_guest_check_adds_a_passing_tuning_check_after_the_latency():
+    outcome = guest_check(TARGET, guest_state(TARGET, probe=FOUND), run=MEASURED, threshold_us=40,
+                          tuning=isolation_info())
+    assert [item["check"] for item in outcome["checks"]] == ["cyclictest", "guest tuning"]
+    assert outcome["checks"][0] is outcome["check"]
+    assert outcome["checks"][1] == {
+        "subject": "guest vm1 CPUs 1", "check": "guest tuning", "expected": TUNING_EXPECTED,
+        "observed": "isolated 1-3, kernel.sched_rt_runtime_us -1, tuned realtime-virt-realtime-virtual-guest",
+        "status": "pass", "message": ""}
+    assert outcome["guest"]["tuning"] == {"tuned": True, "isolated": "1-3", "sched_rt_runtime_us": -1,
+                                          "profiles": [RT_CHILD], "missing": []}
+    # the latency verdict is its own: a tuned guest still fails above the threshold
+    assert guest_check(TARGET, guest_state(TARGET, probe=FOUND), run=MEASURED, threshold_us=20,
+                       tuning=isolation_info())["check"]["status"] == "fail"
+
+
+@pytest.mark.parametrize("tuning, observed, missing", [
+    (isolation_info(isolated=(), nohz_full=()),
+     "isolated none, kernel.sched_rt_runtime_us -1, tuned realtime-virt-realtime-virtual-guest",
+     "no isolated CPUs (neither isolcpus nor nohz_full)"),
+    (isolation_info(isolated=(2, 3), nohz_full=(2, 3)),
+     "isolated 2-3, kernel.sched_rt_runtime_us -1, tuned realtime-virt-realtime-virtual-guest",
+     "measured CPU(s) 1 not isolated (isolated: 2-3)"),
+    (isolation_info(runtime="950000"),
+     "isolated 1-3, kernel.sched_rt_runtime_us 950000, tuned realtime-virt-realtime-virtual-guest",
+     "kernel.sched_rt_runtime_us is 950000, not -1"),
+    (isolation_info(active=["balanced"]), "isolated 1-3, kernel.sched_rt_runtime_us -1, tuned balanced",
+     "tuned profile balanced is not realtime-virtual-guest (nor includes it)"),
+    (isolation_info(active=[]), "isolated 1-3, kernel.sched_rt_runtime_us -1, tuned none active",
+     "no tuned profile active"),
+])
+def test_guest_check_warns_about_an_untuned_guest_naming_what_is_missing(tuning, observed, missing):
+    outcome = guest_check(TARGET, guest_state(TARGET, probe=FOUND), run=MEASURED, threshold_us=40, tuning=tuning)
+    assert outcome["check"]["status"] == "pass"
+    assert outcome["checks"][1] == {
+        "subject": "guest vm1 CPUs 1", "check": "guest tuning", "expected": TUNING_EXPECTED, "observed": observed,
+        "status": "warn",
+        "message": "guest vm1 CPUs 1: not tuned for real time: %s. Fix: run realtime.virt.rt_guest on it" % missing}
+    assert outcome["guest"]["tuning"]["tuned"] is False
+    assert outcome["guest"]["tuning"]["missing"] == [missing]
+
+
+def test_guest_check_of_an_unpinned_guest_asks_for_isolated_cpus_only():
+    target = plan_guests(["vm2"], 3)[0]
+    outcome = guest_check(target, guest_state(target, probe=FOUND), run=MEASURED, tuning=isolation_info())
+    assert outcome["checks"][1]["expected"] == ("isolated CPUs, kernel.sched_rt_runtime_us -1, "
+                                                "a real-time tuned profile")
+    assert outcome["checks"][1]["status"] == "pass"
+
+
+@pytest.mark.parametrize("target, state, tuning, observed", [
+    # unreachable before cyclictest: the tuning is not read at all
+    (TARGET, guest_state(TARGET, probe=UNREACHABLE), SKIPPED,
+     "skipped: not read: guest vm1 is unreachable: Failed to connect to the host via ssh: ssh: connect to host "
+     "10.0.0.9 port 22: No route to host; check that it runs and that Ansible can connect to it"),
+    # cyclictest missing and not installed: not measured, so not read either
+    (TARGET, guest_state(TARGET, probe=MISSING), SKIPPED,
+     "skipped: not read: cyclictest is not installed in guest vm1; install rt-tests in the guest, or set "
+     "rt_validate_guest_install: true"),
+    # a name missing from the inventory
+    (plan_guests(["ghost"], 3, inventory=[])[0], guest_state(plan_guests(["ghost"], 3, inventory=[])[0], probe=SKIPPED),
+     SKIPPED, "skipped: not read: ghost is not in the inventory; add it (with ansible_host and how to connect) or "
+              "correct the name"),
+    # measured, then unreachable when its tuning was read
+    (TARGET, guest_state(TARGET, probe=FOUND), UNREACHABLE,
+     "skipped: not read: unreachable: Failed to connect to the host via ssh: ssh: connect to host 10.0.0.9 port 22: "
+     "No route to host"),
+])
+def test_guest_check_skips_the_tuning_of_a_guest_not_reached(target, state, tuning, observed):
+    outcome = guest_check(target, state, run=MEASURED, threshold_us=40, tuning=tuning)
+    tuning_check = outcome["checks"][1]
+    assert (tuning_check["check"], tuning_check["status"], tuning_check["observed"], tuning_check["message"]) == (
+        "guest tuning", "skip", observed, "")
+    assert outcome["guest"]["tuning"]["tuned"] is None
+    assert outcome["guest"]["tuning"]["missing"] == [observed[len("skipped: "):]]
+
+
+def test_a_group_without_hosts_gets_no_tuning_check():
+    (target,) = plan_guests([], 3, group="empty", groups=GROUPS)
+    outcome = guest_check(target, guest_state(target))
+    assert [item["check"] for item in outcome["checks"]] == ["cyclictest"]
+    assert outcome["guest"]["tuning"]["tuned"] is None

@@ -192,6 +192,45 @@ class TestHistograms:
         assert "no 'Max Latencies' line" in svg.text_content()
 
 
+class TestGuestTuning:
+    TUNED = {"tuned": True, "isolated": "1-3", "sched_rt_runtime_us": -1,
+             "profiles": ["realtime-virt-realtime-virtual-guest"], "missing": []}
+    UNTUNED = {"tuned": False, "isolated": "", "sched_rt_runtime_us": 950000, "profiles": ["balanced"],
+               "missing": ["no isolated CPUs (neither isolcpus nor nohz_full)",
+                           "kernel.sched_rt_runtime_us is 950000, not -1"]}
+
+    def guest(self, subject, tuning):
+        return dict(measurement(subject, [[4, 10]], kind="guest"), tuning=tuning)
+
+    def test_the_fleet_table_says_beside_each_guest_latency_whether_it_is_tuned(self):
+        root = page([report("h1", [measurement("host", [[2, 5]]), self.guest("guest vm1", self.TUNED),
+                                   self.guest("guest vm2", self.UNTUNED)])])
+        cell = root.xpath('//table[@class="fleet"]/tbody/tr/td')[7]
+        for br in cell.xpath(".//br"):
+            br.tail = "\n" + (br.tail or "")
+        assert cell.text_content().split("\n") == [
+            "host: 2 us / 3 us / 2 us PASS",
+            "guest vm1: 4 us / 3 us / 4 us PASS · tuned: yes",
+            "guest vm2: 4 us / 3 us / 4 us PASS · tuned: no (missing: no isolated CPUs (neither isolcpus nor "
+            "nohz_full); kernel.sched_rt_runtime_us is 950000, not -1)"]
+        assert [s.get("data-tuned") for s in cell.xpath('.//span[@class="tuning"]')] == ["yes", "no"]
+
+    def test_the_histogram_caption_of_a_guest_says_it_too_and_the_host_has_none(self):
+        root = page([report("h1", [measurement("host", [[2, 5]]), self.guest("guest vm2", self.UNTUNED)])])
+        captions = [c.text_content() for c in root.xpath("//figure/figcaption")]
+        assert "tuned" not in captions[0]
+        assert captions[1].endswith("· tuned: no (missing: no isolated CPUs (neither isolcpus nor nohz_full); "
+                                    "kernel.sched_rt_runtime_us is 950000, not -1)")
+
+    def test_an_unread_tuning_is_unknown_with_the_reason(self):
+        unread = {"tuned": None, "isolated": "", "sched_rt_runtime_us": None, "profiles": [],
+                  "missing": ["not read: unreachable: <ssh> refused"]}
+        root = page([report("h1", [self.guest("guest vm3", unread)])])
+        span = root.xpath('//table[@class="fleet"]//span[@class="tuning"]')[0]
+        assert (span.get("data-tuned"), span.text) == ("unknown", "tuned: unknown (not read: unreachable: <ssh> refused)")
+        assert "&lt;ssh&gt;" in rt_validate_html([report("h1", [self.guest("guest vm3", unread)])])
+
+
 class TestSafety:
     def test_names_are_escaped_and_the_page_has_no_script_or_outside_resource(self):
         hostile = '<script>alert("x")</script>'
