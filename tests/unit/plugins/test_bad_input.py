@@ -91,6 +91,7 @@ ROLE_VARS = {
     "sriov": {"sriov_pfs": [{"pf": "0000:3b:00.0", "count": 4}]},
     "rt_domain": {"rt_domain_domains": [{"name": "vm1", "vcpus": 1, "memory_mib": 64, "cpus": "auto"}]},
     "rt_validate": {"rt_validate_duration": 10},
+    "rt_guest": {"rt_guest_isolated_cpus": "auto", "rt_guest_reboot": "never"},
 }
 
 # Filters that never refuse their input: they format or parse what they are given.
@@ -289,6 +290,11 @@ CASES = [
     Case("role-rt_host-iommu-type", "role:rt_host", {"rt_host_iommu": "maybe"}, ["rt_host_iommu", "bool"]),
     Case("role-rt_host-extra-type", "role:rt_host", {"rt_host_kernel_args_extra": {"a": 1}}, ["rt_host_kernel_args_extra", "list"]),
     Case("role-rt_host-timeout-type", "role:rt_host", {"rt_host_reboot_timeout": "long"}, ["rt_host_reboot_timeout", "int"]),
+    Case("role-rt_guest-reboot-choice", "role:rt_guest", {"rt_guest_reboot": "sometimes"},
+         ["rt_guest_reboot", "sometimes", "never, auto, force"]),
+    Case("role-rt_guest-state-choice", "role:rt_guest", {"rt_guest_state": "gone"}, ["rt_guest_state", "gone", "present, absent"]),
+    Case("role-rt_guest-extra-type", "role:rt_guest", {"rt_guest_kernel_args_extra": {"a": 1}}, ["rt_guest_kernel_args_extra", "list"]),
+    Case("role-rt_guest-timeout-type", "role:rt_guest", {"rt_guest_connect_timeout": "long"}, ["rt_guest_connect_timeout", "int"]),
     Case("role-hugepages-count-type", "role:hugepages", {"hugepages_pages": [{"size": "2M", "count": "many"}]}, ["count", "int"]),
     Case("role-hugepages-size-missing", "role:hugepages", {"hugepages_pages": [{"count": 4}]}, ["size", "hugepages_pages"]),
     Case("role-hugepages-unknown-key", "role:hugepages", {"hugepages_pages": [{"size": "2M", "count": 4, "nodes": 0}]}, ["nodes"]),
@@ -320,6 +326,13 @@ CASES = [
     Case("plan-isolated-garbage", "filter:rt_cpu_plan", {"isolated_cpus": "1-x"}, ["rt_host_isolated_cpus='1-x'", "Fix: write a CPU set"]),
     Case("plan-isolated-offline", "filter:rt_cpu_plan", {"isolated_cpus": "1-9"}, ["rt_host_isolated_cpus='1-9'", "not online", "Fix:"]),
     Case("plan-isolated-all", "filter:rt_cpu_plan", {"isolated_cpus": "0-1"}, ["rt_host_isolated_cpus='0-1'", "leaving none", "Fix:"]),
+    # the fixture host (CPUs 0-1) read as a guest, its domain on kvm1
+    Case("guest-isolated-all", "filter:rt_guest_cpu_plan", {"isolated_cpus": "0-1"},
+         ["rt_guest_isolated_cpus='0-1'", "leaving none", "Fix:"]),
+    Case("guest-mask-outside", "filter:rt_guest_cpu_plan", {"domain": {"name": "vm1", "vcpus": 8, "realtime": {"mask": "6-7"}}},
+         ["rt_guest_isolated_cpus='auto'", "realtime.mask of domain vm1 on kvm1", "vCPU(s) 6-7", "Fix:"]),
+    Case("guest-mask-every-vcpu", "filter:rt_guest_cpu_plan", {"domain": {"name": "vm1", "vcpus": 2, "realtime": {}}},
+         ["rt_guest_isolated_cpus='auto'", "every vCPU of the guest (0-1)", "Fix:"]),
     Case("plan-isolated-reversed", "filter:rt_cpu_plan", {"isolated_cpus": "1-0"}, ["rt_host_isolated_cpus='1-0'", "Fix:"]),
     Case("plan-isolated-shell", "filter:rt_cpu_plan", {"isolated_cpus": "$(reboot)"}, ["rt_host_isolated_cpus='$(reboot)'", "Fix:"]),
     Case("plan-kernel-extra-type", "filter:rt_kernel_args", {"extra": {"quiet": True}}, ["quiet", "not a list", "Fix:"]),
@@ -651,6 +664,8 @@ class Harness(object):
             "rt_validate_guest_check": lambda: FILTERS[name](target, args["state"]),
             "rt_validate_isolation_checks": lambda: FILTERS[name]({}, facts, **args),
             "rt_validate_drift_checks": lambda: FILTERS[name]({}, facts, **args),
+            "rt_guest_cpu_plan": lambda: FILTERS[name](facts, args.get("isolated_cpus", "auto"), domain="vm1",
+                                                       hosts=["kvm1"], domains=[[args.get("domain", {"name": "vm1"})]]),
             "kubevirt_vm_to_rt_domain": lambda: FILTERS[name](args["manifest"], unmapped=args.get("unmapped", "warn")),
         }
         try:

@@ -113,6 +113,9 @@ def main():
         "uptime": float(read("/proc/uptime", "0 0").split()[0]),
         "cmdline": read("/proc/cmdline", "").split(),
         "isolated": read("/sys/devices/system/cpu/isolated", ""),
+        "nohz_full": read("/sys/devices/system/cpu/nohz_full", ""),
+        # the profile tuned loads when it starts (tuned-adm profile writes it)
+        "tuned_profile": read("/etc/tuned/active_profile", ""),
         "sched_rt_runtime_us": int(read("/proc/sys/kernel/sched_rt_runtime_us", "0")),
         "hugepages": pools,
         "hugepages_node0": node0,
