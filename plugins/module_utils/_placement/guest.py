@@ -74,8 +74,8 @@ def _mask_vcpus(host, options):
     if not is_realtime(options):
         raise OptionError(
             OPTION, AUTO,
-            "%s is not a real-time domain (no realtime section), so it has no real-time vCPU for the guest to "
-            "isolate" % where,
+            "%s is not a real-time domain (no realtime section, or realtime.enabled false), so it has no real-time "
+            "vCPU for the guest to isolate" % where,
             "give the guest's CPUs to isolate in rt_guest_isolated_cpus, or make the domain real-time",
         )
     vcpus = options.get("vcpus")
@@ -86,13 +86,17 @@ def _mask_vcpus(host, options):
     if count < 1:
         raise OptionError(where + ".vcpus", vcpus, "not a vCPU count", "give the domain a whole number of vCPUs")
     vcpus = count
-    mask = options["realtime"].get("mask") or ""
+    mask = options["realtime"].get("mask")
+    # an inventory may give a single vCPU as a number: mask 0 is vCPU 0, not "every vCPU"
+    mask = "" if mask is None else mask
+    fix = "write the real-time vCPUs as a set of vCPU ids below %d, such as '1-%d' or '^0'" % (vcpus, vcpus - 1)
     try:
-        return sorted(parse_cpuset(mask, allow_exclusion=True, empty=list(range(vcpus)), maximum=vcpus - 1))
+        rt_vcpus = sorted(parse_cpuset(mask, allow_exclusion=True, empty=list(range(vcpus)), maximum=vcpus - 1))
     except CpusetError as error:
-        raise OptionError(where + ".realtime.mask", mask, str(error),
-                          "write the real-time vCPUs as a set of vCPU ids below %d, such as '1-%d' or '^0'"
-                          % (vcpus, vcpus - 1))
+        raise OptionError(where + ".realtime.mask", mask, str(error), fix)
+    if not rt_vcpus:
+        raise OptionError(where + ".realtime.mask", mask, "selects no vCPU", fix)
+    return vcpus, rt_vcpus
 
 
 def guest_cpu_plan(rt_node, isolated_cpus=AUTO, domain=None, sources=None, kvm_host=""):
@@ -115,7 +119,8 @@ def guest_cpu_plan(rt_node, isolated_cpus=AUTO, domain=None, sources=None, kvm_h
                     "each NUMA node of the guest" % domain, domain=None, kvm_host=None)
     # hosts that share their rt_domain_domains (group vars) define the same
     # domain alike; only definitions whose real-time vCPUs differ need a choice
-    masks = dict((host, _mask_vcpus(host, options)) for host, options in found)
+    read = dict((host, _mask_vcpus(host, options)) for host, options in found)
+    masks = dict((host, vcpus) for host, (_count, vcpus) in read.items())
     if len(set(tuple(vcpus) for vcpus in masks.values())) > 1:
         raise OptionError(
             "rt_guest_domain", domain,
@@ -144,4 +149,8 @@ def guest_cpu_plan(rt_node, isolated_cpus=AUTO, domain=None, sources=None, kvm_h
             "leave a vCPU out of the domain's realtime.mask (for example '^0'), or give rt_guest_isolated_cpus",
         )
     plan = cpu_plan(rt_node, rt_vcpus, option=OPTION)
+    if read[host][0] != len(online):
+        plan["warnings"] = plan["warnings"] + [
+            "the guest has %d online vCPU(s) (%s) but domain %s on %s defines %d: check that rt_guest_domain names "
+            "this guest's domain" % (len(online), format_cpuset(online), options.get("name"), host, read[host][0])]
     return dict(plan, source="auto: the %s" % where, domain=options.get("name"), kvm_host=host)

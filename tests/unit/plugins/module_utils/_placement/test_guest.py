@@ -146,3 +146,32 @@ def test_the_filter_takes_parallel_lists_and_names_itself_in_errors():
     with pytest.raises(AnsibleFilterError) as error:
         rt_guest_cpu_plan(guest(2), "0-1")
     assert str(error.value).startswith("rt_guest_cpu_plan: rt_guest_isolated_cpus='0-1'")
+
+
+def test_a_mask_given_as_a_number_is_that_vcpu():
+    domain = {"name": "vm1", "vcpus": 2, "realtime": {"mask": 0}}
+    plan = guest_cpu_plan(guest(2), "auto", domain="vm1", sources=[source("kvm1", [domain])])
+    assert plan["isolated_cpuset"] == "0"
+    assert plan["housekeeping_cpuset"] == "1"
+
+
+def test_a_mask_that_selects_no_vcpu_names_the_mask():
+    domain = {"name": "vm1", "vcpus": 2, "realtime": {"mask": "^0,^1"}}
+    with pytest.raises(OptionError) as error:
+        guest_cpu_plan(guest(2), "auto", domain="vm1", sources=[source("kvm1", [domain])])
+    assert str(error.value).startswith("rt_domain_domains[vm1] of kvm1.realtime.mask='^0,^1': selects no vCPU")
+
+
+def test_a_realtime_section_switched_off_is_not_realtime():
+    domain = {"name": "vm1", "vcpus": 4, "realtime": {"enabled": False}}
+    with pytest.raises(OptionError) as error:
+        guest_cpu_plan(guest(4), "auto", domain="vm1", sources=[source("kvm1", [domain])])
+    assert "realtime.enabled false" in str(error.value)
+
+
+def test_a_guest_with_other_vcpus_than_its_domain_is_warned_about():
+    plan = guest_cpu_plan(guest(8), "auto", domain="vm1", sources=[source("kvm1", [VM4])])
+    assert plan["isolated_cpuset"] == "1-3"
+    assert plan["warnings"] == ["the guest has 8 online vCPU(s) (0-7) but domain vm1 on kvm1 defines 4: check that "
+                                "rt_guest_domain names this guest's domain"]
+    assert guest_cpu_plan(guest(4), "auto", domain="vm1", sources=[source("kvm1", [VM4])])["warnings"] == []
