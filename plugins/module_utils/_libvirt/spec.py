@@ -329,6 +329,23 @@ def _timers(timers):
     return result
 
 
+def realtime_vcpus(mask, vcpus, option="realtime.mask", fix=None):
+    """The vCPU ids ``realtime.mask`` selects among ``vcpus`` vCPUs: a CPU set of vCPU ids, empty for all of them.
+
+    ``^N`` alone takes vCPU N out of all of them. A mask that selects none,
+    or names a vCPU the domain does not have, raises ``OptionError`` naming
+    ``option``.
+    """
+    mask = "" if mask is None else mask
+    try:
+        rt_vcpus = parse_cpuset(mask, allow_exclusion=True, empty=list(range(vcpus)), maximum=vcpus - 1)
+    except CpusetError as error:
+        raise OptionError(option, mask, str(error), fix)
+    if not rt_vcpus:
+        raise OptionError(option, mask, "selects no vCPU", fix)
+    return rt_vcpus
+
+
 def _realtime(realtime, vcpus, pinning):
     """The real-time vCPUs (mask), scheduler and priority, or None."""
     if realtime is None or realtime.get("enabled", True) is False:
@@ -341,9 +358,7 @@ def _realtime(realtime, vcpus, pinning):
     if scheduler not in ("fifo", "rr"):
         raise OptionError("realtime.scheduler", scheduler, "must be fifo or rr")
     mask = realtime.get("mask") or ""
-    rt_vcpus = _cpus("realtime.mask", mask, maximum=vcpus - 1, allow_exclusion=True, empty=list(range(vcpus)))
-    if not rt_vcpus:
-        raise OptionError("realtime.mask", mask, "selects no vCPU")
+    rt_vcpus = realtime_vcpus(mask, vcpus)
     unpinned = [v for v in rt_vcpus if v not in pinning]
     if unpinned:
         raise OptionError("realtime.mask", mask, "real-time vCPUs %s are not pinned" % format_cpuset(unpinned),

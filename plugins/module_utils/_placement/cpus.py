@@ -8,9 +8,9 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import CpusetError, format_cpuset, parse_cpuset
+from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import format_cpuset
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import shared_emulator_cpus
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import realtime_vcpus, shared_emulator_cpus
 from ansible_collections.realtime.virt.plugins.module_utils._placement.vfs import vfs_fit
 
 
@@ -170,11 +170,7 @@ def _shared(plan, cpus):
     realtime = options.get("realtime")
     rt = None
     if isinstance(realtime, dict) and realtime.get("enabled", True) is not False:
-        try:
-            rt = {"vcpus": parse_cpuset(str(realtime.get("mask") or ""), allow_exclusion=True,
-                                        empty=list(range(vcpus)), maximum=vcpus - 1)}
-        except CpusetError as error:
-            raise OptionError(plan["where"] + ".realtime.mask", realtime.get("mask"), str(error))
+        rt = {"vcpus": realtime_vcpus(str(realtime.get("mask") or ""), vcpus, option=plan["where"] + ".realtime.mask")}
     pinning = dict((index, [host_cpu]) for index, host_cpu in enumerate(cpus))
     try:
         return shared_emulator_cpus({}, pinning, rt, vcpus)

@@ -17,13 +17,10 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import (
-    CpusetError,
-    format_cpuset,
-    parse_cpuset,
-)
+from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import format_cpuset
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
 from ansible_collections.realtime.virt.plugins.module_utils._cpu.plan import AUTO, cpu_plan, online_cpus
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import realtime_vcpus
 from ansible_collections.realtime.virt.plugins.module_utils._placement.inputs import deep_merge, is_realtime
 
 OPTION = "rt_guest_isolated_cpus"
@@ -86,17 +83,10 @@ def _mask_vcpus(host, options):
     if count < 1:
         raise OptionError(where + ".vcpus", vcpus, "not a vCPU count", "give the domain a whole number of vCPUs")
     vcpus = count
-    mask = options["realtime"].get("mask")
     # an inventory may give a single vCPU as a number: mask 0 is vCPU 0, not "every vCPU"
-    mask = "" if mask is None else mask
-    fix = "write the real-time vCPUs as a set of vCPU ids below %d, such as '1-%d' or '^0'" % (vcpus, vcpus - 1)
-    try:
-        rt_vcpus = sorted(parse_cpuset(mask, allow_exclusion=True, empty=list(range(vcpus)), maximum=vcpus - 1))
-    except CpusetError as error:
-        raise OptionError(where + ".realtime.mask", mask, str(error), fix)
-    if not rt_vcpus:
-        raise OptionError(where + ".realtime.mask", mask, "selects no vCPU", fix)
-    return vcpus, rt_vcpus
+    return vcpus, realtime_vcpus(options["realtime"].get("mask"), vcpus, option=where + ".realtime.mask",
+                                 fix="write the real-time vCPUs as a set of vCPU ids below %d, such as '1-%d' or '^0'"
+                                 % (vcpus, vcpus - 1))
 
 
 def guest_cpu_plan(rt_node, isolated_cpus=AUTO, domain=None, sources=None, kvm_host=""):
@@ -104,7 +94,7 @@ def guest_cpu_plan(rt_node, isolated_cpus=AUTO, domain=None, sources=None, kvm_h
 
     ``rt_node`` holds the guest's facts (its online CPUs are its vCPUs).
     ``isolated_cpus`` is ``auto`` or a CPU set; ``domain`` the guest's
-    domain name; ``sources`` and ``kvm_host`` as for :func:`find_domain`.
+    domain name; ``sources`` and ``kvm_host`` as for :func:`find_domains`.
     The result carries ``source`` (a sentence), ``domain`` and ``kvm_host``
     (None when the set did not come from a domain). Every problem raises
     ``OptionError`` naming the variable, the value and the fix.
@@ -120,17 +110,16 @@ def guest_cpu_plan(rt_node, isolated_cpus=AUTO, domain=None, sources=None, kvm_h
     # hosts that share their rt_domain_domains (group vars) define the same
     # domain alike; only definitions whose real-time vCPUs differ need a choice
     read = dict((host, _mask_vcpus(host, options)) for host, options in found)
-    masks = dict((host, vcpus) for host, (_count, vcpus) in read.items())
-    if len(set(tuple(vcpus) for vcpus in masks.values())) > 1:
+    if len(set(tuple(rt) for _count, rt in read.values())) > 1:
         raise OptionError(
             "rt_guest_domain", domain,
             "the hosts %s define domains of that name with different real-time vCPUs (%s)"
-            % (", ".join(sorted(str(host) for host in masks)),
-               "; ".join("%s: %s" % (host, format_cpuset(masks[host])) for host in sorted(masks, key=str))),
+            % (", ".join(sorted(str(host) for host in read)),
+               "; ".join("%s: %s" % (host, format_cpuset(read[host][1])) for host in sorted(read, key=str))),
             "set rt_guest_kvm_host to the host this guest runs on",
         )
     host, options = found[0]
-    rt_vcpus = masks[host]
+    count, rt_vcpus = read[host]
     online = online_cpus(rt_node, OPTION)
     where = "realtime.mask of domain %s on %s" % (options.get("name"), host)
     missing = sorted(set(rt_vcpus) - set(online))
@@ -149,8 +138,8 @@ def guest_cpu_plan(rt_node, isolated_cpus=AUTO, domain=None, sources=None, kvm_h
             "leave a vCPU out of the domain's realtime.mask (for example '^0'), or give rt_guest_isolated_cpus",
         )
     plan = cpu_plan(rt_node, rt_vcpus, option=OPTION)
-    if read[host][0] != len(online):
+    if count != len(online):
         plan["warnings"] = plan["warnings"] + [
             "the guest has %d online vCPU(s) (%s) but domain %s on %s defines %d: check that rt_guest_domain names "
-            "this guest's domain" % (len(online), format_cpuset(online), options.get("name"), host, read[host][0])]
+            "this guest's domain" % (len(online), format_cpuset(online), options.get("name"), host, count)]
     return dict(plan, source="auto: the %s" % where, domain=options.get("name"), kvm_host=host)
