@@ -78,11 +78,14 @@ def rt_validate_hwlat(text, threshold_us=10, subject="host firmware", skip_reaso
     return hwlat_check(parsed, threshold, subject=str(subject), skip_reason=skip_reason or None)
 
 
-def rt_validate_report(checks, host):
-    """Table, counts and failures of a list of checks."""
+def rt_validate_report(checks, host, accept=None):
+    """Table, counts and failures of a list of checks; the failures of the checks ``accept`` names become warn."""
     if not isinstance(checks, list):
         raise AnsibleFilterError("rt_validate_report: expected a list of checks, got %s" % type(checks).__name__)
-    return build_report(checks, host)
+    try:
+        return build_report(checks, host, accept=accept)
+    except OptionError as exc:
+        raise AnsibleFilterError("rt_validate_report: %s" % exc)
 
 
 def rt_validate_guest_plan(guests, duration, inventory=None, group=None, groups=None):

@@ -44,6 +44,7 @@ th{background:#f1f3f4}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 .pass{color:#1e7d32;font-weight:bold}.fail{color:#b71c1c;font-weight:bold}
 .warn{color:#b26a00;font-weight:bold}.skip{color:#5f6368}.baseline{color:#1a4f8b}
+.accepted{font-size:.85em;color:#5f6368;border-bottom:1px dotted #5f6368}
 figure{margin:0 0 1.5em}figcaption{font-size:.9em;color:#5f6368}
 section{border-top:2px solid #dadce0;margin-top:1.5em}
 """
@@ -135,6 +136,13 @@ def _tuning(summary):
     else:
         word, text = "unknown", "tuned: unknown (%s)" % missing
     return ' &middot; <span class="tuning" data-tuned="%s">%s</span>' % (word, escape(text))
+
+
+def _accepted(item):
+    """A note after the result of a failure that rt_validate_accept accepted, its message as the tooltip."""
+    if item.get("accepted") is not True:
+        return ""
+    return ' <span class="accepted" title="%s">accepted (rt_validate_accept)</span>' % escape(item.get("message"))
 
 
 def _number(value, unit=" us"):
@@ -334,7 +342,7 @@ def render_html(reports, title="rt_validate fleet report", generated=""):
         for item in host["checks"]:
             out.append('<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>' % tuple(
                 [escape(item.get(k)) for k in ("subject", "check", "expected", "observed")]
-                + [_status(item.get("status"))]))
+                + [_status(item.get("status")) + _accepted(item)]))
         out.append('</tbody></table>')
         for index, m in enumerate(host["measurements"]):
             out.append('<figure>%s<figcaption>%s: %s samples, max %s, avg %s, min %s, 99.9th percentile %s%s%s'

@@ -135,6 +135,40 @@ def test_isolation_and_drift_filters_chain_like_the_role(tmp_path):
     assert "isolated CPUs 2-15,18-31  ksoftirqd/N scheduling" in report["table"]
 
 
+TUNED_FAILS = {"subject": "host", "check": "tuned-adm verify", "expected": "tuned-adm verify succeeds",
+               "observed": "Verification failed", "status": "fail",
+               "message": "host: tuned-adm verify failed for profile realtime (rc 1): Verification failed"}
+KSM_FAILS = {"subject": "host", "check": "KSM", "expected": "run in 0, 2", "observed": "1", "status": "fail",
+             "message": "host: KSM merges pages"}
+
+
+def test_report_filter_passes_accept_on_like_the_role():
+    # the role: checks | rt_validate_report(inventory_hostname, accept=rt_validate_accept)
+    report = FILTERS["rt_validate_report"]([dict(TUNED_FAILS)], "node1", accept=["tuned-adm verify"])
+    assert report["passed"] is True
+    assert report["failures"] == []
+    assert report["checks"] == [dict(TUNED_FAILS, status="warn", accepted=True,
+                                     message="accepted (rt_validate_accept): host: tuned-adm verify failed for "
+                                             "profile realtime (rc 1): Verification failed")]
+    gated = FILTERS["rt_validate_report"]([dict(TUNED_FAILS), dict(KSM_FAILS)], "node1", accept=["tuned-adm verify"])
+    assert gated["passed"] is False
+    assert gated["failures"] == ["host: KSM merges pages"]
+    # without accept, as before
+    assert FILTERS["rt_validate_report"]([dict(TUNED_FAILS)], "node1")["failures"] == [TUNED_FAILS["message"]]
+
+
+@pytest.mark.parametrize("accept, message", [
+    ([""], "rt_validate_report: rt_validate_accept=['']: entry 0 ('') is not the name of a check, a non-empty string. "
+           "Fix: write each entry as a check name from the CHECK column of the report"),
+    ("KSM", "rt_validate_report: rt_validate_accept='KSM': not a list of check names. Fix: give a list"),
+    ([["KSM"]], "rt_validate_report: rt_validate_accept=[['KSM']]: entry 0 (['KSM']) is not the name of a check"),
+])
+def test_report_filter_refuses_bad_accept(accept, message):
+    with pytest.raises(AnsibleFilterError) as error:
+        FILTERS["rt_validate_report"]([dict(TUNED_FAILS)], "node1", accept=accept)
+    assert str(error.value).startswith(message)
+
+
 @pytest.mark.parametrize("name, args, kwargs, message", [
     ("rt_validate_isolation_checks", ("not info", {}), {}, "the 'isolation' of realtime.virt.rt_isolation_info"),
     ("rt_validate_isolation_checks", ({}, []), {}, "ansible_facts.rt_node"),

@@ -11,6 +11,7 @@ import os
 
 import pytest
 
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
 from ansible_collections.realtime.virt.plugins.module_utils._validate.checks import domain_checks
 from ansible_collections.realtime.virt.plugins.module_utils._validate.cyclictest import latency_check, parse_cyclictest, parse_oslat
 from ansible_collections.realtime.virt.plugins.module_utils._validate.report import build_report
@@ -270,3 +271,120 @@ def test_report_table_and_failures():
     assert report["failures"] == ["domain vm1: guest memory is not backed by hugepages; set memory.hugepages "
                                   "(page_size 2M or 1G) and allocate pages with realtime.virt.hugepages"]
     assert build_report([], "n")["passed"] is True
+
+
+# ---- rt_validate_accept: a named, known failure is a warning; the rest still gates --------------------
+
+TUNED_FAILS = {"subject": "host", "check": "tuned-adm verify", "expected": "tuned-adm verify succeeds",
+               "observed": "Verification failed, see the log", "status": "fail",
+               "message": "host: tuned-adm verify failed for profile realtime (rc 1): Verification failed; "
+                          "fix: tuned-adm profile realtime"}
+TUNED_PASSES = {"subject": "host", "check": "tuned-adm verify", "expected": "tuned-adm verify succeeds",
+                "observed": "Verification succeeded", "status": "pass", "message": ""}
+IRQS_PASS = {"subject": "isolated CPUs 2-3", "check": "interrupts", "expected": "none on 2-3",
+             "observed": "none", "status": "pass", "message": ""}
+KSM_FAILS = {"subject": "host", "check": "KSM", "expected": "run in 0, 2", "observed": "1", "status": "fail",
+             "message": "host: KSM merges pages; fix: echo 2 > /sys/kernel/mm/ksm/run"}
+HWLAT_SKIPPED = {"subject": "host firmware", "check": "hwlatdetect", "expected": "no hardware latency above 10 us",
+                 "observed": "skipped: no hwlat tracer", "status": "skip", "message": "no hwlat tracer"}
+
+
+def test_an_accepted_failure_is_a_warning_that_says_so():
+    checks = [dict(TUNED_FAILS), dict(IRQS_PASS)]
+    report = build_report(checks, "node1", accept=["tuned-adm verify"])
+    assert report["passed"] is True
+    assert report["failures"] == []
+    assert report["counts"] == {"pass": 1, "fail": 0, "warn": 1, "skip": 0}
+    assert report["checks"] == [
+        {"subject": "host", "check": "tuned-adm verify", "expected": "tuned-adm verify succeeds",
+         "observed": "Verification failed, see the log", "status": "warn", "accepted": True,
+         "message": "accepted (rt_validate_accept): host: tuned-adm verify failed for profile realtime (rc 1): "
+                    "Verification failed; fix: tuned-adm profile realtime"},
+        {"subject": "isolated CPUs 2-3", "check": "interrupts", "expected": "none on 2-3",
+         "observed": "none", "status": "pass", "message": ""},
+    ]
+    lines = report["table"].splitlines()
+    assert lines[0] == "rt_validate report for node1: PASSED (1 pass, 0 fail, 1 warn, 0 skip)"
+    assert lines[3].startswith("host ") and lines[3].endswith("  WARN")
+    assert lines[-1] == "Accepted failures (rt_validate_accept), reported as WARN: tuned-adm verify (host)"
+    assert len(lines) == 6
+    # the checks given are not changed in place
+    assert checks[0]["status"] == "fail" and "accepted" not in checks[0]
+
+
+def test_an_accepted_failure_without_a_message_names_its_subject_and_check():
+    report = build_report([dict(KSM_FAILS, message="")], "node1", accept=["KSM"])
+    assert report["checks"][0]["message"] == "accepted (rt_validate_accept): host: KSM"
+    assert report["checks"][0]["status"] == "warn"
+
+
+def test_a_failure_that_is_not_listed_still_fails():
+    report = build_report([dict(TUNED_FAILS), dict(KSM_FAILS)], "node1", accept=["tuned-adm verify"])
+    assert report["passed"] is False
+    assert report["counts"] == {"pass": 0, "fail": 1, "warn": 1, "skip": 0}
+    assert report["failures"] == ["host: KSM merges pages; fix: echo 2 > /sys/kernel/mm/ksm/run"]
+    assert report["checks"][1] == KSM_FAILS
+    assert report["table"].splitlines()[0] == "rt_validate report for node1: FAILED (0 pass, 1 fail, 1 warn, 0 skip)"
+
+
+def test_an_accepted_name_whose_check_does_not_fail_is_left_as_it_is():
+    checks = [dict(TUNED_PASSES), dict(IRQS_PASS), dict(HWLAT_SKIPPED)]
+    report = build_report(checks, "node1", accept=["tuned-adm verify", "hwlatdetect"])
+    assert report["checks"] == [TUNED_PASSES, IRQS_PASS, HWLAT_SKIPPED]
+    assert report["counts"] == {"pass": 2, "fail": 0, "warn": 0, "skip": 1}
+    assert report["passed"] is True
+    assert "Accepted" not in report["table"]
+
+
+def test_no_accept_changes_nothing():
+    for accept in (None, []):
+        report = build_report([dict(TUNED_FAILS), dict(IRQS_PASS)], "node1", accept=accept)
+        assert report["checks"] == [TUNED_FAILS, IRQS_PASS]
+        assert report["passed"] is False
+
+
+def test_a_name_no_check_has_is_a_skipped_check_naming_the_option():
+    report = build_report([dict(TUNED_FAILS), dict(IRQS_PASS), dict(KSM_FAILS)], "node1",
+                          accept=["tuned-adm verfy", "tuned-adm verfy"])
+    # a typo accepts nothing: the failure stays
+    assert report["passed"] is False
+    assert report["counts"] == {"pass": 1, "fail": 2, "warn": 0, "skip": 1}
+    assert report["checks"][:3] == [TUNED_FAILS, IRQS_PASS, KSM_FAILS]
+    assert report["checks"][3:] == [
+        {"subject": "rt_validate_accept", "check": "tuned-adm verfy", "expected": "a check of this name",
+         "observed": "no such check ran", "status": "skip",
+         "message": "rt_validate_accept lists 'tuned-adm verfy', but no check of that name ran on this host, so it "
+                    "accepts nothing; it may be a typo. Checks that ran: interrupts, KSM, tuned-adm verify. Fix: "
+                    "write the name as the CHECK column of the report shows it, or remove it from "
+                    "rt_validate_accept"}]
+    assert report["table"].splitlines()[-1].split() == [
+        "rt_validate_accept", "tuned-adm", "verfy", "a", "check", "of", "this", "name", "no", "such", "check", "ran",
+        "SKIP"]
+
+
+def test_an_unmatched_name_on_a_run_without_checks_or_with_many():
+    alone = build_report([], "node1", accept=["cyclictest"])
+    assert alone["checks"][0]["message"] == (
+        "rt_validate_accept lists 'cyclictest', but no check of that name ran on this host, so it accepts nothing; "
+        "it may be a typo. Checks that ran: none. Fix: write the name as the CHECK column of the report shows it, "
+        "or remove it from rt_validate_accept")
+    many = [dict(IRQS_PASS, check="check %02d" % number) for number in range(45)]
+    message = build_report(many, "node1", accept=["check 99"])["checks"][-1]["message"]
+    assert "Checks that ran: check 00, check 01, " in message
+    assert ", check 38, check 39 and 5 more. Fix: " in message
+
+
+@pytest.mark.parametrize("accept, message", [
+    ("tuned-adm verify", "rt_validate_accept='tuned-adm verify': not a list of check names. Fix: give a list of "
+                         "check names as the CHECK column of the report shows them, such as ['tuned-adm verify']"),
+    ({"tuned-adm verify": True}, "rt_validate_accept={'tuned-adm verify': True}: not a list of check names. Fix: "),
+    ([""], "rt_validate_accept=['']: entry 0 ('') is not the name of a check, a non-empty string. Fix: write each "
+           "entry as a check name from the CHECK column of the report, such as 'tuned-adm verify', or remove it"),
+    (["interrupts", "  "], "rt_validate_accept=['interrupts', '  ']: entry 1 ('  ') is not the name of a check, "),
+    (["interrupts", 5], "rt_validate_accept=['interrupts', 5]: entry 1 (5) is not the name of a check, "),
+    ([None], "rt_validate_accept=[None]: entry 0 (None) is not the name of a check, "),
+])
+def test_bad_accept_entries_are_refused_naming_the_option_value_and_fix(accept, message):
+    with pytest.raises(OptionError) as error:
+        build_report([dict(TUNED_FAILS)], "node1", accept=accept)
+    assert str(error.value).startswith(message)

@@ -242,6 +242,27 @@ class TestSafety:
         assert not root.xpath("//*[@src]")
         assert all(href.startswith("#") for href in root.xpath("//@href"))
 
+    def test_an_accepted_failure_is_a_warn_row_marked_accepted_with_its_message(self):
+        checks = [
+            {"subject": "host", "check": "tuned-adm verify", "expected": "tuned-adm verify succeeds",
+             "observed": "Verification failed", "status": "warn", "accepted": True,
+             "message": "accepted (rt_validate_accept): host: tuned-adm verify failed <rc 1>"},
+            {"subject": "host", "check": "KSM", "expected": "run in 0, 2", "observed": "2", "status": "pass",
+             "message": ""},
+            {"subject": "guest vm1", "check": "guest tuning", "expected": "tuned", "observed": "untuned",
+             "status": "warn", "message": "guest vm1 is not tuned"},
+        ]
+        root = page([report("node1", checks=checks)])
+        rows = root.xpath('//table[@class="checks"]/tbody/tr')
+        assert [row.xpath("td")[4].text_content() for row in rows] == [
+            "WARN accepted (rt_validate_accept)", "PASS", "WARN"]
+        marks = root.xpath('//table[@class="checks"]//span[@class="accepted"]')
+        assert len(marks) == 1
+        assert marks[0].get("title") == "accepted (rt_validate_accept): host: tuned-adm verify failed <rc 1>"
+        # the fleet table counts it as the warning it is, and the host passes
+        assert [c.text_content() for c in root.xpath('//table[@class="fleet"]/tbody/tr/td')][1:7] == [
+            "PASS", "\u2013", "1", "0", "2", "0"]
+
     def test_render_is_the_same_for_the_same_input(self):
         reports = [report("a", [measurement("host", [[3, 4]])])]
         assert render_html(reports, generated="t") == render_html(reports, generated="t")
