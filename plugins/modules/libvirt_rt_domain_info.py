@@ -145,6 +145,15 @@ missing:
   returned: always
   type: list
   elements: str
+libvirt_python:
+  description:
+    - Whether libvirt-python could be imported on the host.
+    - C(false) only in check mode. There the host may not have libvirt yet because the run would install it
+      (C(realtime.virt.rt_domain) installs it before C(realtime.virt.rt_validate) reads it). The host then reads as
+      holding no domain, RV(domains) is empty, RV(missing) lists every name of O(names), and a warning says so.
+      Outside check mode the module fails without libvirt-python.
+  returned: always
+  type: bool
 """
 
 import traceback
@@ -170,6 +179,11 @@ def main():
         supports_check_mode=True,
     )
     if LIB_IMPORT_ERROR is not None:
+        if module.check_mode:
+            # A --check run of a host that the real run would give libvirt first
+            module.warn("libvirt-python is not installed: in check mode the host reads as holding no domain "
+                        "(a real run of realtime.virt.rt_domain installs libvirt before this is read)")
+            module.exit_json(changed=False, domains=[], missing=list(module.params["names"]), libvirt_python=False)
         module.fail_json(msg=missing_required_lib("libvirt-python"), exception=LIB_IMPORT_ERROR)
     observer = DomainObserver(module.params["uri"], libvirt.open, local=is_local(module.params["uri"]))
     try:
@@ -178,7 +192,7 @@ def main():
         module.fail_json(msg=str(error))
     for warning in observer.reader.warnings:
         module.warn(warning)
-    module.exit_json(changed=False, domains=domains, missing=missing)
+    module.exit_json(changed=False, domains=domains, missing=missing, libvirt_python=True)
 
 
 if __name__ == "__main__":
