@@ -54,10 +54,14 @@ def accept_names(accept):
     return names
 
 
+def _message(item):
+    """A check's message, or ``subject: check`` when it has none."""
+    return item.get("message") or "%s: %s" % (item["subject"], item["check"])
+
+
 def _accepted(item):
     """A failed check, accepted: status warn, ``accepted: true``, the message prefixed."""
-    message = item.get("message") or "%s: %s" % (item["subject"], item["check"])
-    return dict(item, status="warn", accepted=True, message=ACCEPTED_PREFIX + message)
+    return dict(item, status="warn", accepted=True, message=ACCEPTED_PREFIX + _message(item))
 
 
 def _unmatched(name, ran):
@@ -109,7 +113,6 @@ def build_report(checks, host, accept=None):
     accepted = ["%s (%s)" % (item["check"], item["subject"]) for item in checks if item.get("accepted")]
     if accepted:
         lines.append("Accepted failures (%s), reported as WARN: %s" % (ACCEPT_OPTION, "; ".join(accepted)))
-    failures = [item["message"] or "%s: %s" % (item["subject"], item["check"]) for item in checks
-                if item["status"] == "fail"]
+    failures = [_message(item) for item in checks if item["status"] == "fail"]
     return {"host": host, "passed": not counts["fail"], "counts": counts, "failures": failures,
             "table": "\n".join(lines), "checks": checks}
