@@ -258,11 +258,29 @@ def _our_daemon(where):
     return None
 
 
+def _mounted_under(top):
+    """Mount points at or below top, deepest first, read from the kernel's mount table.
+
+    os.path.ismount cannot see a FUSE mount whose daemon died (its lstat
+    fails with ENOTCONN), and such a mount is what a killed run leaves.
+    """
+    found = []
+    with open("/proc/self/mounts") as handle:
+        for line in handle:
+            fields = line.split()
+            if len(fields) < 2:
+                continue
+            point = fields[1].encode().decode("unicode_escape")
+            if point == top or point.startswith(top + os.sep):
+                found.append(point)
+    return sorted(set(found), key=len, reverse=True)
+
+
 def stop(where, keep=False):
     problems = []
-    if os.path.ismount(where["mnt"]):
-        if subprocess.call(["umount", where["mnt"]]) != 0 and subprocess.call(["umount", "-l", where["mnt"]]) != 0:
-            problems.append("could not unmount %s" % where["mnt"])
+    for point in _mounted_under(where["top"]):
+        if subprocess.call(["umount", point]) != 0 and subprocess.call(["umount", "-l", point]) != 0:
+            problems.append("could not unmount %s" % point)
     pid = _our_daemon(where)
     if pid:
         for sig, wait in ((None, 5), (signal.SIGTERM, 5), (signal.SIGKILL, 5)):

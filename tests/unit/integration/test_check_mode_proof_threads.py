@@ -7,19 +7,9 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import importlib.util
-import os
-import sys
+from integration_scripts import load
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-INTEGRATION = os.path.join(HERE, os.pardir, os.pardir, "integration")
-SPEC = importlib.util.spec_from_file_location("check_mode_proof", os.path.join(INTEGRATION, "check_mode_proof.py"))
-proof = importlib.util.module_from_spec(SPEC)
-# the script puts tests/integration first on sys.path for its own imports;
-# other test modules share names with files there (libvirt_corpus)
-SAVED_PATH = list(sys.path)
-SPEC.loader.exec_module(proof)
-sys.path[:] = SAVED_PATH
+proof = load("check_mode_proof")
 
 
 def stat_line(tid, comm, priority, policy):

@@ -5,16 +5,11 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import importlib.util
-import os
-
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SPEC = importlib.util.spec_from_file_location(
-    "host_state", os.path.join(HERE, os.pardir, os.pardir, "integration", "host_state.py"))
-host_state = importlib.util.module_from_spec(SPEC)
-SPEC.loader.exec_module(host_state)
+from integration_scripts import load
+
+host_state = load("host_state")
 
 SNAP = {"sysctl": {"kernel/sched_rt_runtime_us": "950000"}, "hugepage_pools": {}, "hugetlbfs_mounts": [],
         "files": {}, "domains": {"vm1": {"state": "running", "inactive_xml": "<domain/>"}}}
