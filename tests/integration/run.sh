@@ -21,13 +21,18 @@ if [ "${#targets[@]}" -eq 0 ]; then
     targets+=("$name")
   done
 fi
+# Each target's output is kept in tests/output/integration/TARGET.log; a
+# failed target's first failure is printed again at the end, where a CI
+# log's tail shows it.
+logs="$top/tests/output/integration"
+mkdir -p "$logs" || exit 1
 passed=0
 failed=0
 failed_names=()
 for target in "${targets[@]}"; do
   echo "=== integration: $target"
   start=$(date +%s)
-  if ansible-playbook tests/integration/run_target.yml -e "target=$target" ; then
+  if ansible-playbook tests/integration/run_target.yml -e "target=$target" 2>&1 | tee "$logs/$target.log"; then
     passed=$((passed + 1))
     echo "=== integration: $target passed in $(( $(date +%s) - start )) s"
   else
@@ -37,6 +42,10 @@ for target in "${targets[@]}"; do
   fi
 done
 if [ "$failed" -gt 0 ]; then
+  for target in "${failed_names[@]}"; do
+    echo "--- integration: $target, its first failure ($logs/$target.log):"
+    python3 "$here/first_failure.py" "$logs/$target.log"
+  done
   echo "failed targets: ${failed_names[*]}"
 fi
 echo "integration: $passed passed, $failed failed"
