@@ -59,6 +59,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "unit", "fixtures"))
 
 import qat_trees  # noqa: E402  pylint: disable=wrong-import-position
 from pci_kernel import FakeKernel  # noqa: E402  pylint: disable=wrong-import-position
+from ansible_collections.realtime.virt.plugins.module_utils._node.parsing import (  # noqa: E402  pylint: disable=wrong-import-position
+    parse_mounts,
+)
 
 RELEASE = platform.release()
 
@@ -264,16 +267,9 @@ def _mounted_under(top):
     os.path.ismount cannot see a FUSE mount whose daemon died (its lstat
     fails with ENOTCONN), and such a mount is what a killed run leaves.
     """
-    found = []
     with open("/proc/self/mounts") as handle:
-        for line in handle:
-            fields = line.split()
-            if len(fields) < 2:
-                continue
-            point = fields[1].encode().decode("unicode_escape")
-            if point == top or point.startswith(top + os.sep):
-                found.append(point)
-    return sorted(set(found), key=len, reverse=True)
+        points = {mount["path"] for mount in parse_mounts(handle.read())}
+    return sorted((point for point in points if point == top or point.startswith(top + os.sep)), key=len, reverse=True)
 
 
 def stop(where, keep=False):
