@@ -60,12 +60,13 @@ ROLE_OWNED = ("/etc/sysctl.d/60-realtime-virt.conf", "/etc/default/grub.d/60-rea
 URI = "qemu:///system"
 
 
-def _read(path):
+def _read(path, strip=True):
     try:
         with open(path) as handle:
-            return handle.read().strip()
+            text = handle.read()
     except (IOError, OSError):
         return None
+    return text.strip() if strip else text
 
 
 def _paths():
@@ -241,12 +242,22 @@ def _restore_mounts(saved):
             subprocess.run(["mount", "-t", "hugetlbfs", "-o", options, "hugetlbfs", path], check=False)
 
 
-def reset():
-    """A host the roles have never seen: no role files, throttling on, no pages."""
+def reset(irqbalance="/etc/default/irqbalance"):
+    """A host the roles have never seen: no role files, throttling on, no pages, no irqbalance ban.
+
+    irqbalance's settings file is the package's (or a test's), not rt_host's, so it stays; only an active
+    IRQBALANCE_BANNED_CPULIST line goes, the line rt_host writes. Left there (by a run killed before its
+    clean-up), rt_host's record would take it for its own and the undo would not give it back.
+    """
     for pattern in ROLE_OWNED:
         for path in glob.glob(pattern):
             if os.path.isfile(path):
                 os.unlink(path)
+    text = _read(irqbalance, strip=False)
+    if text is not None:
+        kept = [line for line in text.splitlines(True) if not line.startswith("IRQBALANCE_BANNED_CPULIST=")]
+        if len(kept) != len(text.splitlines(True)):
+            _write(irqbalance, "".join(kept))
     _write("/proc/sys/kernel/sched_rt_runtime_us", "950000")
     for path in glob.glob("/sys/devices/system/node/node*/hugepages/hugepages-2048kB/nr_hugepages"):
         _write(path, "0")

@@ -44,3 +44,24 @@ def test_restore_unmounts_added_and_remounts_removed_mounts(monkeypatch):
     host_state._restore_mounts([["/dev/hugepages", "rw,pagesize=2M"], ["/mnt/huge", "rw,pagesize=2M"]])
     assert calls == [["umount", "/dev/hugepages1G"],
                      ["mount", "-t", "hugetlbfs", "-o", "rw,pagesize=2M", "hugetlbfs", "/mnt/huge"]]
+
+
+def test_reset_drops_rt_hosts_ban_and_keeps_the_rest_of_irqbalances_file(tmp_path, monkeypatch):
+    monkeypatch.setattr(host_state, "ROLE_OWNED", ())
+    monkeypatch.setattr(host_state, "_write", _write_unless_proc(host_state._write))
+    settings = tmp_path / "irqbalance"
+    settings.write_text("#IRQBALANCE_ONESHOT=\n#IRQBALANCE_BANNED_CPULIST=\nIRQBALANCE_BANNED_CPULIST=1\n")
+    host_state.reset(irqbalance=str(settings))
+    assert settings.read_text() == "#IRQBALANCE_ONESHOT=\n#IRQBALANCE_BANNED_CPULIST=\n"
+
+
+def test_reset_without_irqbalances_file_creates_none(tmp_path, monkeypatch):
+    monkeypatch.setattr(host_state, "ROLE_OWNED", ())
+    monkeypatch.setattr(host_state, "_write", _write_unless_proc(host_state._write))
+    host_state.reset(irqbalance=str(tmp_path / "irqbalance"))
+    assert not (tmp_path / "irqbalance").exists()
+
+
+def _write_unless_proc(write):
+    """host_state._write for files of the test; the kernel's (/proc, /sys) are left alone."""
+    return lambda path, value: None if path.startswith(("/proc/", "/sys/")) else write(path, value)
