@@ -60,7 +60,12 @@ for scenario in "${scenarios[@]}"; do
     fi
     echo "molecule: $scenario: running (log: $logdir/$scenario.log)"
     start=$(date +%s)
-    if molecule test -s "$scenario" >"$logdir/$scenario.log" 2>&1; then
+    # A fresh ephemeral directory first: an earlier run that failed or was
+    # killed leaves molecule's state there ("prepared: true" makes molecule
+    # skip prepare) and the scenario's records (rt_host's original.json),
+    # which its cleanup would then trust. Removes files only, runs nothing.
+    molecule reset -s "$scenario" >"$logdir/$scenario.log" 2>&1
+    if molecule test -s "$scenario" >>"$logdir/$scenario.log" 2>&1; then
         passed=$((passed + 1))
         echo "molecule: $scenario: passed in $(( $(date +%s) - start ))s"
     else
