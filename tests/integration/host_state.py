@@ -255,9 +255,9 @@ def reset(irqbalance="/etc/default/irqbalance"):
                 os.unlink(path)
     text = _read(irqbalance, strip=False)
     if text is not None:
-        kept = [line for line in text.splitlines(True) if not line.startswith("IRQBALANCE_BANNED_CPULIST=")]
-        if len(kept) != len(text.splitlines(True)):
-            _write(irqbalance, "".join(kept))
+        kept = "".join(line for line in text.splitlines(True) if not line.startswith("IRQBALANCE_BANNED_CPULIST="))
+        if kept != text:
+            _write(irqbalance, kept)
     _write("/proc/sys/kernel/sched_rt_runtime_us", "950000")
     for path in glob.glob("/sys/devices/system/node/node*/hugepages/hugepages-2048kB/nr_hugepages"):
         _write(path, "0")

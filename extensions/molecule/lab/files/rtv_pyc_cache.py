@@ -10,9 +10,8 @@ ansible.module_utils and the module from source again. Under TCG that is
 most of a task's time in the VM. Installed in the VM's site-packages with a
 .pth file that imports it, install() wraps zipimport's compile step: the
 code object of a source it compiled once is kept in CACHE_DIR, keyed by the
-interpreter's magic number and optimisation level, the path inside the zip and the
-source's SHA-256,
-and loaded from there the next time. What runs is the same code; only the
+interpreter's magic number and optimisation level, the path inside the zip
+and the source's SHA-256, and loaded from there the next time. What runs is the same code; only the
 compile is skipped. Any error falls back to compiling, and the cache can be
 removed at any time.
 """
