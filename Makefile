@@ -50,7 +50,20 @@ $(BIN)/.installed: requirements-dev.txt
 	@$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	@touch $@
 
-venv: host $(BIN)/.installed
+# Every task the tests run on this host runs in this venv's Python, which
+# imports Ansible's module payloads from zip files and so compiled
+# ansible.module_utils again for each task. A .pth file turns on the bytecode
+# cache the lab VM uses too, kept in .cache/pyc (docs/testing.md, "Test speed:
+# a bytecode cache for module payloads").
+PYC_CACHE := extensions/molecule/lab/files/rtv_pyc_cache.py
+$(BIN)/.pyc-cache: $(BIN)/.installed $(PYC_CACHE)
+	@$(BIN)/python -c 'import os, shutil, sys, sysconfig; site = sysconfig.get_paths()["purelib"]; \
+shutil.copy(sys.argv[1], os.path.join(site, "rtv_pyc_cache.py")); \
+open(os.path.join(site, "rtv_pyc_cache.pth"), "w").write("import rtv_pyc_cache; rtv_pyc_cache.install(%r)\n" % sys.argv[2])' \
+		$(PYC_CACHE) "$(CURDIR)/.cache/pyc"
+	@touch $@
+
+venv: host $(BIN)/.installed $(BIN)/.pyc-cache
 
 collection:
 	@mkdir -p $(dir $(LINK))

@@ -8,6 +8,9 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import os
+import subprocess
+import sys
+import zipfile
 import zipimport
 
 from integration_scripts import LAB_FILES, load
@@ -84,3 +87,29 @@ def test_install_wraps_zipimport_once(monkeypatch):
     cache.install()
     assert zipimport._compile_source is wrapped
     assert wrapped is not compiler and wrapped.rtv_pyc_cache
+
+
+def test_install_keeps_the_code_in_the_directory_it_is_given(monkeypatch, tmp_path):
+    compiler = Compiler()
+    monkeypatch.setattr(zipimport, "_compile_source", compiler, raising=False)
+    cache.install(str(tmp_path / "pyc"))
+    for payload in ("a", "b"):
+        code = zipimport._compile_source("/tmp/%s/p.zip/ansible/x.py" % payload, SOURCE)
+        assert _run(code)["VALUE"] == 42
+    assert compiler.calls == 1
+    assert len(os.listdir(str(tmp_path / "pyc"))) == 1
+
+
+def test_a_real_zip_import_goes_through_the_cache(tmp_path):
+    """What Ansible's payloads do: a fresh Python imports a module from a zip, twice."""
+    payload = tmp_path / "payload.zip"
+    with zipfile.ZipFile(str(payload), "w") as archive:
+        archive.writestr("rtv_probe.py", SOURCE)
+    # -S: without site, so no .pth has installed a cache already
+    script = ("import sys; sys.path[:0] = [sys.argv[1], sys.argv[3]]; import rtv_pyc_cache; "
+              "rtv_pyc_cache.install(sys.argv[2]); import rtv_probe; print(rtv_probe.VALUE, rtv_probe.__file__)")
+    for run in ("first", "second"):
+        done = subprocess.run([sys.executable, "-S", "-c", script, LAB_FILES, str(tmp_path / "pyc"), str(payload)],
+                              check=True, stdout=subprocess.PIPE, universal_newlines=True)
+        assert done.stdout.split() == ["42", os.path.join(str(payload), "rtv_probe.py")], run
+    assert len(os.listdir(str(tmp_path / "pyc"))) == 1

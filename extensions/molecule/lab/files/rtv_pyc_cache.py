@@ -2,18 +2,22 @@
 # Copyright: realtime.virt contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""A bytecode cache for Python modules imported from zip files, for the lab VM only.
+"""A bytecode cache for Python modules imported from zip files, for the tests.
 
 Ansible runs every module task as a zip payload (AnsiballZ) that Python
 imports with zipimport, which never writes bytecode: each task compiles
-ansible.module_utils and the module from source again. Under TCG that is
-most of a task's time in the VM. Installed in the VM's site-packages with a
-.pth file that imports it, install() wraps zipimport's compile step: the
-code object of a source it compiled once is kept in CACHE_DIR, keyed by the
+ansible.module_utils and the module from source again. That is most of a
+task's time in the lab VM under TCG, and about a quarter of a short task's
+time on this host. install() wraps zipimport's compile step: the code object
+of a source it compiled once is kept in a directory, keyed by the
 interpreter's magic number and optimisation level, the path inside the zip
-and the source's SHA-256, and loaded from there the next time. What runs is the same code; only the
-compile is skipped. Any error falls back to compiling, and the cache can be
-removed at any time.
+and the source's SHA-256, and loaded from there the next time. What runs is
+the same code; only the compile is skipped. Any error falls back to
+compiling, and the cache can be removed at any time.
+
+A .pth file that imports it turns it on: the lab's prepare installs one in
+the VM (cache in CACHE_DIR), and `make venv` one in the project's .venv, the
+Python of every task the tests run on this host (cache in .cache/pyc).
 """
 
 import marshal
@@ -69,8 +73,12 @@ def _cached_compile(compile_source, cache_dir=CACHE_DIR):
     return compile_with_cache
 
 
-def install():
-    """Wrap zipimport's compile step once (the .pth file in the VM calls this at every Python start)."""
+def install(cache_dir=CACHE_DIR):
+    """Wrap zipimport's compile step once, keeping code in ``cache_dir``.
+
+    A .pth file calls this at every Python start: in the lab VM with the
+    default directory, in the project's virtualenv with one under .cache/.
+    """
     compile_source = getattr(zipimport, "_compile_source", None)
     if compile_source is not None and not getattr(compile_source, "rtv_pyc_cache", False):
-        zipimport._compile_source = _cached_compile(compile_source)
+        zipimport._compile_source = _cached_compile(compile_source, cache_dir)
