@@ -17,6 +17,9 @@
 # (pdpe1gb, so 1G pages), 2 vCPUs, 3 GiB, TCG, a virtio disk, user
 # networking with SSH forwarded from 127.0.0.1, and QEMU's NVMe controller
 # with SR-IOV (4 VFs), a PCI physical function whose VFs bind to vfio-pci.
+# The controller sits at a fixed address, 0000:00:10.0 (its VFs follow as
+# functions 1-4 of that slot), so the lab's inventory can name it in
+# sriov_pfs as a fleet's inventory names its cards (vars/main.yml).
 # max-ram-below-4g=1G: q35 otherwise maps 2 GiB below 4G and 1 GiB above,
 # and the kernel's early allocations (made top-down) leave no free,
 # aligned 1 GiB range, so "hugepagesz=1G hugepages=1" reserves nothing
@@ -57,7 +60,7 @@ qemu-system-x86_64 \
     -nic "user,model=virtio-net-pci,hostfwd=tcp:127.0.0.1:$port-:22" \
     -device nvme-subsys,id=subsys0 \
     -drive "file=$run_dir/nvme.raw,if=none,id=nvm,format=raw" \
-    -device nvme,serial=lab0001,subsys=subsys0,sriov_max_vfs=4,sriov_vq_flexible=8,sriov_vi_flexible=4,max_ioqpairs=12,msix_qsize=10 \
+    -device nvme,bus=pcie.0,addr=0x10,serial=lab0001,subsys=subsys0,sriov_max_vfs=4,sriov_vq_flexible=8,sriov_vi_flexible=4,max_ioqpairs=12,msix_qsize=10 \
     -device nvme-ns,drive=nvm,nsid=1,shared=false \
     -display none -monitor none \
     -serial "file:$run_dir/console.log" \
