@@ -336,7 +336,9 @@ def realtime_vcpus(mask, vcpus, option="realtime.mask", fix=None):
     or names a vCPU the domain does not have, raises ``OptionError`` naming
     ``option``.
     """
-    mask = "" if mask is None else mask
+    # an integer from YAML (mask: 0) names vCPU 0, as the string "0" does;
+    # only a missing mask means all of them
+    mask = "" if mask is None else str(mask)
     try:
         rt_vcpus = parse_cpuset(mask, allow_exclusion=True, empty=list(range(vcpus)), maximum=vcpus - 1)
     except CpusetError as error:
@@ -357,7 +359,8 @@ def _realtime(realtime, vcpus, pinning):
     scheduler = realtime.get("scheduler") or "fifo"
     if scheduler not in ("fifo", "rr"):
         raise OptionError("realtime.scheduler", scheduler, "must be fifo or rr")
-    mask = realtime.get("mask") or ""
+    mask = realtime.get("mask")
+    mask = "" if mask is None else str(mask)
     rt_vcpus = realtime_vcpus(mask, vcpus)
     unpinned = [v for v in rt_vcpus if v not in pinning]
     if unpinned:

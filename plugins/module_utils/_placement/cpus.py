@@ -170,7 +170,7 @@ def _shared(plan, cpus):
     realtime = options.get("realtime")
     rt = None
     if isinstance(realtime, dict) and realtime.get("enabled", True) is not False:
-        rt = {"vcpus": realtime_vcpus(str(realtime.get("mask") or ""), vcpus, option=plan["where"] + ".realtime.mask")}
+        rt = {"vcpus": realtime_vcpus(realtime.get("mask"), vcpus, option=plan["where"] + ".realtime.mask")}
     pinning = dict((index, [host_cpu]) for index, host_cpu in enumerate(cpus))
     try:
         return shared_emulator_cpus({}, pinning, rt, vcpus)

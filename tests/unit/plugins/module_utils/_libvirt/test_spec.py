@@ -39,6 +39,9 @@ def params(**extra):
     ("^1,0-1", [0]),
     ("^0", [1]),           # only exclusions: removed from all vCPUs
     ("1", [1]),
+    (0, [0]),              # YAML's mask: 0 is vCPU 0, not a missing mask
+    (1, [1]),
+    (None, [0, 1]),
 ])
 def test_mask_semantics_match_kubevirt(mask, expected):
     plan = build_spec(params(realtime={"mask": mask}), HOST)

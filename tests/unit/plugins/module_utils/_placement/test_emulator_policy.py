@@ -126,3 +126,10 @@ def test_the_cachetune_groups_of_all_domains_fit_the_hosts_classes_of_service():
                                        "together, but the host has 4 classes of service")
     # without resctrl facts (or not mounted) the module's own check is the one that speaks
     assert len(plan_domains(TWO_NODES, fits + [dom("c", 1, cachetune=[group])])["domains"]) == 3
+
+
+@pytest.mark.parametrize("mask", [0, "0"])
+def test_share_reads_a_mask_of_0_as_vcpu_0_whether_yaml_gives_an_integer_or_a_string(mask):
+    # vCPU 0 real-time, vCPU 1 not: the emulator shares vCPU 1's host CPU
+    plan = placed([dom("a", 2, emulator="share", realtime={"mask": mask})])
+    assert plan["a"]["cpus"] == [2, 3] and plan["a"]["emulator_cpuset"] == "3"
