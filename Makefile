@@ -35,7 +35,7 @@ help:
 	@echo "make lab          set up, then only the lab scenario (a booted Debian VM: reboot, 1G pages, SR-IOV)"
 	@echo "make demo-clean   undo make demo: remove its domain, pools and host tuning (playbooks/undo.yml)"
 	@echo "make coverage     which role tasks the tests recorded since coverage-clean ran (make test does both)"
-	@echo "make matrix       unit tests and sanity on the older ansible-core versions meta/runtime.yml claims"
+	@echo "make matrix       unit tests on the older ansible-core versions meta/runtime.yml claims, sanity on the oldest"
 	@echo "make units | integration | molecule | lint | imports | sanity | build-check | bench | changelog | coverage-clean"
 
 setup: host venv collection services
@@ -85,11 +85,12 @@ demo-clean: venv collection services
 	ansible-playbook playbooks/undo.yml
 
 # coverage-clean first and coverage last: the figure covers this run only.
-# After the set-up, scripts/test.sh runs the stages lint, imports, sanity,
+# scripts/test.sh runs the stages setup, demo-clean, lint, imports, sanity,
 # units, matrix, build-check, integration, molecule (all but the lab) and
 # coverage in that order, with the lab scenario in the background beside
-# them (docs/testing.md, "Duration").
-test: coverage-clean setup demo-clean
+# them from the end of the set-up, and prints each stage's wall time
+# (docs/testing.md, "The budget").
+test: coverage-clean
 	@scripts/test.sh
 	@echo "make test: every stage passed"
 

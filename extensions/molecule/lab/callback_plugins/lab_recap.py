@@ -18,6 +18,9 @@ description:
     and the names of the tasks that reported a change.
   - The lab scenario's verify step compares them - the changes a C(--check) run predicted
     with the changes the first real run made, and the second run's changes with zero.
+  - When E(REALTIME_VIRT_LAB_STEPS) names a file, also appends one JSON line per run to it
+    (the playbook, check mode, extra variables, start and end) - the lab's steps table that
+    C(make test) prints.
 requirements:
   - enabled through C(ANSIBLE_CALLBACKS_ENABLED=lab_recap)
 """
@@ -55,10 +58,21 @@ class CallbackModule(CallbackBase):
             self._changed_tasks.setdefault(host, []).append(result._task.get_name())
 
     def v2_playbook_on_stats(self, stats):
+        from ansible import context
+        steps = os.environ.get("REALTIME_VIRT_LAB_STEPS")
+        if steps:
+            step = {
+                "playbook": self._playbook,
+                "check_mode": bool(context.CLIARGS.get("check", False)),
+                "extra_vars": list(context.CLIARGS.get("extra_vars", ()) or ()),
+                "started": self._started,
+                "finished": time.time(),
+            }
+            with open(steps, "a") as handle:
+                handle.write(json.dumps(step, sort_keys=True) + "\n")
         directory = os.environ.get("REALTIME_VIRT_LAB_RECAPS")
         if not directory:
             return
-        from ansible import context
         hosts = {}
         for host in sorted(stats.processed):
             summary = stats.summarize(host)

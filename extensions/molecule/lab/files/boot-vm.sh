@@ -10,7 +10,10 @@
 # overlay; the cached disk.raw is never written), nvme.raw (the NVMe
 # namespace), console.log (the serial console), qemu.pid and port. PORT is
 # the first loopback port tried for SSH (default 2222); the next free one is
-# used when it is taken. Progress lines "lab vm: [<seconds>s] ..." go to
+# used when it is taken. The pid file is registered in IMAGE_DIR's parent
+# (the per-machine image cache) as running/<hash of RUN_DIR>, a symbolic link
+# to it, so that make test can stop a VM a killed run left in any clone
+# (scripts/test.sh). Progress lines "lab vm: [<seconds>s] ..." go to
 # stdout; the last line is "port=<port>".
 #
 # The machine: q35 with an emulated IOMMU (interrupt remapping), -cpu max
@@ -28,7 +31,7 @@
 set -euo pipefail
 
 image_dir=$(realpath "${1:?usage: boot-vm.sh IMAGE_DIR RUN_DIR [PORT]}")
-run_dir=${2:?usage: boot-vm.sh IMAGE_DIR RUN_DIR [PORT]}
+run_dir=$(realpath -m "${2:?usage: boot-vm.sh IMAGE_DIR RUN_DIR [PORT]}")
 port=${3:-2222}
 timeout=${REALTIME_VIRT_LAB_BOOT_TIMEOUT:-300}
 start=$(date +%s)
@@ -50,6 +53,10 @@ echo "$port" >"$run_dir/port"
 rm -f "$run_dir/disk.qcow2" "$run_dir/console.log"
 qemu-img create -q -f qcow2 -F raw -b "$image_dir/disk.raw" "$run_dir/disk.qcow2"
 truncate -s 256M "$run_dir/nvme.raw"
+
+registry="$(dirname "$image_dir")/running"
+mkdir -p "$registry"
+ln -sfn "$run_dir/qemu.pid" "$registry/$(printf '%s' "$run_dir" | sha256sum | cut -c1-16)"
 
 say "booting (TCG) with SSH on 127.0.0.1:$port; serial console in $run_dir/console.log"
 qemu-system-x86_64 \
