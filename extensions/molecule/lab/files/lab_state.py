@@ -9,13 +9,21 @@ The lab scenario reads this after every step instead of trusting what the
 roles report: the booted command line, isolated CPUs, real-time
 throttling, hugepage pools and hugetlbfs mounts, and the SR-IOV state of
 the NVMe physical function (found by PCI class 0108 with sriov_totalvfs),
-its VFs, their drivers, IOMMU groups and /dev/vfio nodes. With a path
-argument it also lists files under /etc, /boot and /usr/local newer than
-that path (to prove a --check run wrote nothing).
+its VFs, their drivers, IOMMU groups and /dev/vfio nodes, the text of the
+files rt_host writes for tuned and irqbalance (None where absent) and
+which of the files the roles install (the grub drop-in, the boot-time
+units and scripts) are present. With a path argument it also
+lists files under /etc, /boot and /usr/local newer than that path (to prove
+a --check run wrote nothing); with --tuned it also asks the tuned daemon
+which profile it runs (tuned-adm active), and with --report PATH it adds
+that JSON file (an rt_validate report) parsed. One script in place of a task per
+file: under TCG each Ansible task costs seconds.
 """
 
+import argparse
 import json
 import os
+import subprocess
 import sys
 
 PCI = "/sys/bus/pci/devices"
@@ -27,6 +35,11 @@ def read(path, default=None):
             return handle.read().strip()
     except OSError:
         return default
+
+
+def read_json(path):
+    text = read(path)
+    return None if text is None else json.loads(text)
 
 
 def link_name(path):
@@ -106,7 +119,37 @@ def newer_than(stamp):
     return sorted(found)
 
 
+# What rt_host writes for tuned and irqbalance, read back as text
+SETTINGS = (
+    "/etc/tuned/realtime-virtual-host-variables.conf",
+    "/etc/default/irqbalance",
+)
+# What the roles install and their undo removes: listed when present
+INSTALLED = (
+    "/etc/default/grub.d/60-realtime-virt.cfg",
+    "/etc/systemd/system/realtime-virt-sriov-vfs.service",
+    "/usr/local/sbin/realtime-virt-sriov-vfs",
+    "/etc/realtime-virt/sriov-vfs.conf",
+    "/etc/systemd/system/realtime-virt-hugepages.service",
+)
+
+
+def tuned_active():
+    try:
+        done = subprocess.run(["tuned-adm", "active"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              universal_newlines=True, timeout=120, check=False)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return "tuned-adm active failed: %s" % error
+    return done.stdout.strip()
+
+
 def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("stamp", nargs="?", help="list the files newer than this one")
+    parser.add_argument("--tuned", action="store_true", help="ask tuned-adm which profile runs")
+    parser.add_argument("--report", action="append", default=[], metavar="PATH",
+                        help="add this JSON file (an rt_validate report), parsed, under reports")
+    args = parser.parse_args()
     pools, node0 = hugepages()
     state = {
         "boot_id": read("/proc/sys/kernel/random/boot_id"),
@@ -122,9 +165,14 @@ def main():
         "hugetlbfs": hugetlbfs_mounts(),
         "vfio_pci_loaded": os.path.isdir("/sys/bus/pci/drivers/vfio-pci"),
         "sriov_pfs": sriov_pfs(),
+        "files": dict((path, read(path)) for path in SETTINGS),
+        "installed": [path for path in INSTALLED if os.path.lexists(path)],
     }
-    if len(sys.argv) > 1:
-        state["newer_files"] = newer_than(sys.argv[1])
+    if args.stamp:
+        state["newer_files"] = newer_than(args.stamp)
+    if args.tuned:
+        state["tuned_active"] = tuned_active()
+    state["reports"] = dict((path, read_json(path)) for path in args.report)
     json.dump(state, sys.stdout, sort_keys=True)
 
 
