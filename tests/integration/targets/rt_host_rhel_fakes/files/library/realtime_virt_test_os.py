@@ -1,0 +1,1 @@
+../../../role_paths/library/realtime_virt_test_os.py
