@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env python
 # Copyright: realtime.virt contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -43,8 +43,9 @@ def main(path):
         depth = sum(1 for other in steps if other is not step
                     and other["started"] <= step["started"] and other["finished"] >= step["finished"])
         rows.append(("  " * depth + label(step), step["started"] - first, step["finished"] - step["started"]))
-    width = max(len(row[0]) for row in rows)
-    print("%-*s  %8s  %8s" % (width, "lab step (ansible-playbook run)", "start s", "seconds"))
+    header = "lab step (ansible-playbook run)"
+    width = max([len(header)] + [len(row[0]) for row in rows])
+    print("%-*s  %8s  %8s" % (width, header, "start s", "seconds"))
     for name, start, seconds in rows:
         print("%-*s  %8.0f  %8.0f" % (width, name, start, seconds))
     return 0
