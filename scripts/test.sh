@@ -7,7 +7,7 @@
 # Ansible reaches over SSH: nothing else the tests do reads or changes it,
 # and it changes nothing on this host. It spends most of its time waiting
 # for TCG, so it runs in the background while the other stages run in the
-# foreground (docs/testing.md, "Duration").
+# foreground (docs/testing.md, "The budget").
 #
 # Order:
 #   0. a lab VM that an earlier, killed run left on this machine is stopped
