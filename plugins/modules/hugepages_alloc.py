@@ -83,7 +83,7 @@ options:
 notes:
   - 1G pages rarely allocate at runtime on a host that has run for a while;
     reserve them at boot with C(hugepagesz=1G hugepages=N) (the
-    M(realtime.virt.hugepages) role hands these arguments to the rt_host role).
+    P(realtime.virt.hugepages#role) role hands these arguments to the rt_host role).
 seealso:
   - name: Kernel documentation, HugeTLB pages
     description: The sysfs pool files, and how allocation at runtime and at boot differ.
