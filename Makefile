@@ -94,9 +94,13 @@ test: coverage-clean
 	@scripts/test.sh
 	@echo "make test: every stage passed"
 
+# antsibull-docs finds collections through ansible-galaxy: this one through
+# the link in $(COLLECTIONS), its dependencies in the ansible package.
 lint: venv collection
 	ansible-lint
 	antsibull-changelog lint
+	ANSIBLE_COLLECTIONS_PATH="$(CURDIR)/$(COLLECTIONS):$$($(BIN)/python -c 'import ansible_collections, os; print(os.path.dirname(list(ansible_collections.__path__)[0]))')" \
+		antsibull-docs lint-collection-docs --plugin-docs .
 
 # The import rules (.importlinter, docs/architecture.md).
 imports: venv collection
