@@ -17,11 +17,11 @@
 #      one reused) in the background and the lab scenario starts there;
 #      make demo-clean, lint, imports, sanity, units, matrix and
 #      build-check run meanwhile;
-#   3. the integration targets wait for the image build to end: it mounts
+#   2. the integration targets wait for the image build to end: it mounts
 #      loop devices, and some targets compare this host's mounts before and
 #      after;
-#   4. integration, then the localhost molecule scenarios;
-#   5. wait for the lab and print its result, then the role-task coverage.
+#   3. integration, then the localhost molecule scenarios;
+#   4. wait for the lab and print its result, then the role-task coverage.
 # The lab is the long pole and needs about one core; the foreground stages
 # run at nice 5 (REALTIME_VIRT_FOREGROUND_NICE), so the lab's QEMU wins the
 # moments both want the second core.
@@ -81,21 +81,11 @@ stage() {
 # pid file in the image cache; stop the VMs those name, and only when the
 # process is still the lab's QEMU started with that very pid file.
 stop_stale_vms() {
-    local link pidfile pid
+    local link
     for link in "$cache"/running/*; do
         [ -L "$link" ] || continue
-        pidfile=$(readlink "$link")
-        pid=$(cat "$pidfile" 2>/dev/null)
-        if [ -n "$pid" ] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null |
-                grep -q -- "-name realtime-virt-lab .*-pidfile $pidfile "; then
-            echo "make test: stopping the lab VM an earlier run left (pid $pid, $pidfile)"
-            kill "$pid"
-            for _ in 1 2 3 4 5 6 7 8 9 10; do
-                kill -0 "$pid" 2>/dev/null || break
-                sleep 1
-            done
-            kill -0 "$pid" 2>/dev/null && kill -9 "$pid"
-        fi
+        extensions/molecule/lab/files/stop-vm.sh "$(readlink "$link")" |
+            sed 's/^stopped qemu/make test: stopped the lab VM an earlier run left, qemu/'
         rm -f "$link"
     done
 }
