@@ -5,7 +5,6 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 VENV := .venv
 BIN := $(VENV)/bin
-PYTHON ?= python3
 COLLECTIONS := .cache/collections
 LINK := $(COLLECTIONS)/ansible_collections/realtime/virt
 export PATH := $(CURDIR)/$(BIN):$(PATH)
@@ -43,9 +42,12 @@ setup: host venv collection services
 host:
 	@scripts/host-packages.sh
 
-$(BIN)/.installed: requirements-dev.txt
+$(BIN)/.installed: requirements-dev.txt scripts/find-python.sh
 	@echo "venv: installing pinned Python dependencies into $(VENV)"
-	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@if [ -x $(BIN)/python ] && ! $(BIN)/python -c 'import sys; sys.exit(sys.version_info[:2] != (3, 12))'; then \
+		echo "venv: $(VENV) runs $$($(BIN)/python -V 2>&1), not Python 3.12 (scripts/find-python.sh says why): building it again"; \
+		rm -rf $(VENV); fi
+	@test -x $(BIN)/python || { python=$$(scripts/find-python.sh) && echo "venv: creating $(VENV) with $$python" && "$$python" -m venv $(VENV); }
 	@$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
 	@$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	@touch $@
@@ -99,7 +101,7 @@ test: coverage-clean
 lint: venv collection
 	ansible-lint
 	antsibull-changelog lint
-	ANSIBLE_COLLECTIONS_PATH="$(CURDIR)/$(COLLECTIONS):$$($(BIN)/python -c 'import ansible_collections, os; print(os.path.dirname(list(ansible_collections.__path__)[0]))')" \
+	ANSIBLE_COLLECTIONS_PATH="$(CURDIR)/$(COLLECTIONS):$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')" \
 		antsibull-docs lint-collection-docs --plugin-docs .
 
 # The import rules (.importlinter, docs/architecture.md).

@@ -61,5 +61,8 @@ git init -q
 git add -A
 git -c user.name=sanity -c user.email=sanity@localhost commit -q -m sanity --no-verify
 export PATH="$venv/bin:$PATH"
-echo "sanity: ansible-core $core_version: ansible-test sanity --local --python ${PYTHON_VERSION:-3.11} $*"
-ansible-test sanity --local --python "${PYTHON_VERSION:-3.11}" --color no "$@"
+# The Python the tests run on: the virtualenv's own unless PYTHON_VERSION says
+# otherwise (ansible-test --local needs python<version> on PATH).
+python_version=${PYTHON_VERSION:-$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')}
+echo "sanity: ansible-core $core_version: ansible-test sanity --local --python $python_version $*"
+ansible-test sanity --local --python "$python_version" --color no "$@"

@@ -360,11 +360,18 @@ def summarise(stdout, rc):
             name = task["task"]["name"]
             for result in task.get("hosts", {}).values():
                 items = result.get("results") if isinstance(result.get("results"), list) else [result]
+                failed_items = 0
                 for item in items:
                     if item.get("changed"):
                         changed.append(name)
-                    if item.get("failed"):
+                    # ansible-core 2.21 leaves "failed" out of a loop's failed
+                    # items and marks them with "exception" instead.
+                    if item.get("failed") or item.get("failed_when_result") is True or \
+                            (result.get("failed") and "exception" in item):
+                        failed_items += 1
                         failed.append({"task": name, "msg": item.get("msg", "")})
+                if result.get("failed") and not failed_items:
+                    failed.append({"task": name, "msg": result.get("msg", "")})
                 warnings.extend(result.get("warnings", []))
     stats = data.get("stats", {})
     return {"rc": rc, "parsed": True, "changed_tasks": changed, "failed": failed, "warnings": warnings,
