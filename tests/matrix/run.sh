@@ -9,6 +9,11 @@
 # claimed minor (--sanity-all: on every minor).
 #
 #   tests/matrix/run.sh [--quick] [--sanity-all] [MINOR...]   e.g. tests/matrix/run.sh 2.16
+#   tests/matrix/run.sh --venv [MINOR...]
+#
+# --venv runs no test: it builds the virtualenvs that are missing and prints
+# "<minor> <path>" for each (no MINOR: the oldest claimed one, where
+# scripts/build-check.sh runs the installed tarball's site.yml).
 #
 # Each minor runs in a plain virtualenv of its own, built from
 # tests/matrix/requirements-<minor>.txt (ansible-core's latest patch release
@@ -32,15 +37,18 @@ logs="$top/tests/output/matrix"
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/realtime-virt/matrix"
 sanity_args=()
 sanity_all=0
+print_venvs=0
 wanted=()
 for arg in "$@"; do
   case "$arg" in
     --quick) sanity_args=(--skip-test pylint) ;;
     --sanity-all) sanity_all=1 ;;
+    --venv) print_venvs=1 ;;
     -*) echo "matrix: unknown option $arg" >&2; exit 2 ;;
     *) wanted+=("$arg") ;;
   esac
 done
+minors_given=${#wanted[@]}
 mkdir -p "$logs" "$cache"
 
 # The minors to run: from requires_ansible's lower bound up to, not
@@ -108,6 +116,15 @@ sys.exit(0 if v.startswith('$minor.') else 'ansible-core %s installed, not $mino
   }
   echo "$venv"
 }
+
+if [ "$print_venvs" -eq 1 ]; then
+  [ "$minors_given" -gt 0 ] || wanted=("${claimed%% *}")
+  for minor in "${wanted[@]}"; do
+    venv=$(venv_for "$minor") || exit 1
+    echo "$minor $venv"
+  done
+  exit 0
+fi
 
 # One stage of one minor: its output goes to a log, a line says how it went.
 stage() {
