@@ -15,8 +15,8 @@
 #      image cache), and the load average is printed;
 #   1. the set-up (make setup), then the lab image is built (or the cached
 #      one reused) in the background and the lab scenario starts there;
-#      make demo-clean, lint, imports, sanity, units, matrix and
-#      build-check run meanwhile;
+#      make demo-clean, lint, imports, sanity, units, matrix, build-check
+#      and docs run meanwhile;
 #   2. the integration targets wait for the image build to end: it mounts
 #      loop devices, and some targets compare this host's mounts before and
 #      after;
@@ -126,7 +126,7 @@ lab_start=$(date +%s)
 echo "make test: the lab scenario runs in the background (output: $lab_out)"
 
 stage demo-clean
-for name in lint imports sanity units matrix build-check; do
+for name in lint imports sanity units matrix build-check docs; do
     stage "$name"
 done
 
