@@ -26,7 +26,7 @@ ifeq ($(filter $(COVERAGE_CALLBACK),$(subst $(comma), ,$(ANSIBLE_CALLBACKS_ENABL
 export ANSIBLE_CALLBACKS_ENABLED := $(if $(ANSIBLE_CALLBACKS_ENABLED),$(ANSIBLE_CALLBACKS_ENABLED)$(comma))$(COVERAGE_CALLBACK)
 endif
 
-.PHONY: help setup host venv collection services demo demo-clean test lint imports sanity units matrix integration molecule lab build-check bench changelog clean coverage coverage-clean docs
+.PHONY: help setup host venv collection services demo demo-clean test lint imports sanity units matrix integration molecule lab build-check bench clean coverage coverage-clean release docs
 
 help:
 	@echo "make demo         set up this machine, then run playbooks/site.yml on localhost"
@@ -34,9 +34,10 @@ help:
 	@echo "make lab          set up, then only the lab scenario (a booted Debian VM: reboot, 1G pages, SR-IOV)"
 	@echo "make demo-clean   undo make demo: remove its domain, pools and host tuning (playbooks/undo.yml)"
 	@echo "make coverage     which role tasks the tests recorded since coverage-clean ran (make test does both)"
+	@echo "make release      changelog for galaxy.yml's version, tarball in dist/, every check on it; prints what to publish"
 	@echo "make matrix       unit tests on the older ansible-core versions meta/runtime.yml claims, sanity on the oldest"
 	@echo "make docs         the documentation site in build/docs/html (antsibull-docs, Sphinx), checked in headless chromium"
-	@echo "make units | integration | molecule | lint | imports | sanity | build-check | bench | changelog | coverage-clean"
+	@echo "make units | integration | molecule | lint | imports | sanity | build-check | bench | coverage-clean"
 
 setup: host venv collection services
 
@@ -123,6 +124,15 @@ matrix: venv collection
 build-check: venv
 	scripts/build-check.sh
 
+# The documentation site in build/docs/html as docs.ansible.com draws a
+# collection: modules, filters, roles and the guides of docs/ (scripts/docs.sh
+# says how; every Sphinx warning fails it). Then a module page and a role page
+# are opened in headless chromium and must show their options
+# (tests/docs/check_site.py).
+docs: venv collection
+	scripts/docs.sh
+	$(BIN)/python tests/docs/check_site.py
+
 integration: setup
 	tests/integration/run.sh
 
@@ -141,17 +151,9 @@ coverage: venv
 bench: setup
 	@for bench in tests/bench/bench_*.py; do echo "=== $$bench"; $(BIN)/python "$$bench" || exit 1; done
 
-# The documentation site in build/docs/html as docs.ansible.com draws a
-# collection: modules, filters, roles and the guides of docs/ (scripts/docs.sh
-# says how; every Sphinx warning fails it). Then a module page and a role page
-# are opened in headless chromium and must show their options
-# (tests/docs/check_site.py).
-docs: venv collection
-	scripts/docs.sh
-	$(BIN)/python tests/docs/check_site.py
-
-changelog: venv
-	antsibull-changelog release
-
 clean:
-	rm -rf .cache tests/output realtime-virt-*.tar.gz
+	rm -rf .cache tests/output build dist realtime-virt-*.tar.gz
+
+# The release procedure (docs/development.md, "Releasing"): publishes nothing.
+release: setup
+	@scripts/release.sh
