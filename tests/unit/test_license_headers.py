@@ -10,6 +10,9 @@ GPL-3.0-or-later`` in a comment near their top (after a shebang or a YAML
 ``tests/unit/fixtures`` are data whose content tests compare, so they are
 left as they are, and an empty file (the ``__init__.py`` files that
 ansible-test's ``empty-init`` rule wants empty) holds nothing to license.
+antsibull-changelog writes ``changelogs/changelog.yaml`` and its plugin cache
+again at every release (``make release``), dropping any comment, so those two
+are left out too; the licence of what they record is the collection's.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -26,13 +29,14 @@ TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
 MARK = "SPDX-License-Identifier: GPL-3.0-or-later"
 SUFFIXES = (".py", ".yml", ".yaml", ".sh")
 EXEMPT = ("tests/unit/fixtures/",)
+GENERATED = {"changelogs/changelog.yaml", "changelogs/.plugin-cache.yaml"}
 HEAD_LINES = 8
 
 
 def tracked():
     out = subprocess.run(["git", "ls-files", "-z"], cwd=TOP, stdout=subprocess.PIPE, check=True).stdout
     return sorted(path for path in out.decode("utf-8").split("\0")
-                  if path.endswith(SUFFIXES) and not path.startswith(EXEMPT)
+                  if path.endswith(SUFFIXES) and not path.startswith(EXEMPT) and path not in GENERATED
                   and os.path.getsize(os.path.join(TOP, path)) > 0)
 
 
