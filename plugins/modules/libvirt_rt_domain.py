@@ -76,8 +76,15 @@ options:
       - V(q35) and V(pc) match the versioned names libvirt stores (C(pc-q35-7.2)).
     type: str
   memory_mib:
-    description: Guest memory in MiB. Required unless O(base_xml) has a C(<memory>).
+    description: Guest memory in MiB. Required unless O(memory_kib) is given or O(base_xml) has a C(<memory>).
     type: int
+  memory_kib:
+    description:
+      - Guest memory in KiB, libvirt's own unit, for a size that is not a whole number of MiB (a KubeVirt
+        C(memory.guest) of V(1024M) is 1,000,000 KiB; P(realtime.virt.kubevirt_vm_to_rt_domain#filter) writes it then).
+      - Give O(memory_mib) or O(memory_kib), not both. At least 1024.
+    type: int
+    version_added: 1.1.0
   vcpus:
     description: Number of vCPUs. Required unless O(base_xml) has a C(<vcpu>).
     type: int

@@ -92,6 +92,10 @@ options:
       memory_mib:
         description: Guest memory in MiB. See O(realtime.virt.libvirt_rt_domain#module:memory_mib).
         type: int
+      memory_kib:
+        description: Guest memory in KiB, instead of O(domains[].memory_mib). See O(realtime.virt.libvirt_rt_domain#module:memory_kib).
+        type: int
+        version_added: 1.1.0
       vcpus:
         description: Number of vCPUs. See O(realtime.virt.libvirt_rt_domain#module:vcpus).
         type: int

@@ -4,7 +4,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Sizes and their units: the one parser of the collection (pure).
 
-Two readings exist and each has one entry point here:
+Three readings exist and each has one entry point here:
 
 * :func:`to_kib` reads a number with a ``unit`` attribute the way libvirt
   does (``virScaleInteger``): the unit is case-insensitive; ``b``,
@@ -16,6 +16,9 @@ Two readings exist and each has one entry point here:
 * :func:`page_size_kib` reads a page size as the kernel names it
   (``hugepages-2048kB``, ``pagesize=2M``): page sizes are powers of two,
   and the kernel's ``kB`` means KiB, so every suffix is binary there.
+* :func:`parse_quantity` reads a Kubernetes resource quantity (``1024M``,
+  ``4Gi``, ``1e9``, ``1.5Gi``, ``500m``) exactly, as a Fraction: KubeVirt
+  manifests give sizes and CPU counts this way.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -23,6 +26,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import re
+from fractions import Fraction
 
 _PREFIXES = "kmgtpe"
 _NUMBER_UNIT = re.compile(r"^\s*([0-9]+)\s*([A-Za-z]*)\s*$")
@@ -90,3 +94,48 @@ def size_label(kib):
     if kib % 1024 == 0:
         return "%dM" % (kib // 1024)
     return "%dK" % kib
+
+
+# Kubernetes resource quantities, as k8s.io/apimachinery reads them
+# (pkg/api/resource/quantity.go, ParseQuantity and its grammar comment;
+# suffix.go, newSuffixer): an optional sign, then digits with an optional
+# fraction ("1", "1.5", "1.", ".5"), then one suffix: binary Ki Mi Gi Ti Pi Ei
+# (powers of 1024), decimal n u m "" k M G T P E (powers of 1000; "m" is
+# milli, as in CPU's "500m"), or a decimal exponent "e"/"E" with an optional
+# sign and digits ("1e9", "1E3", "5e-3").  "1E" alone is the exa suffix.
+# Surrounding white space is trimmed (Quantity.UnmarshalJSON).  Kubernetes
+# holds no quantity beyond 2**63-1 in magnitude; larger ones are refused here.
+_QUANTITY = re.compile(r"^([+-]?)([0-9]+\.?[0-9]*|\.[0-9]+)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?[0-9]+)?$")
+_BINARY_SI = {"Ki": 1, "Mi": 2, "Gi": 3, "Ti": 4, "Pi": 5, "Ei": 6}
+_DECIMAL_SI = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
+QUANTITY_MAX = 2 ** 63 - 1
+
+
+def parse_quantity(value):
+    """A Kubernetes quantity (``4Gi``, ``1024M``, ``1e9``, ``1.5Gi``, ``500m``, ``2``) as an exact Fraction.
+
+    ``value`` is a string, or an int or float as YAML gives an unquoted
+    number.  None when it is not a quantity (booleans, NaN, ``1.2.3``,
+    ``4GB``, ``1e``) or beyond Kubernetes' range.
+    """
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        return None
+    text = repr(value) if isinstance(value, float) else str(value)
+    match = _QUANTITY.match(text.strip())
+    if not match:
+        return None
+    sign, number, suffix = match.group(1), match.group(2), match.group(3) or ""
+    amount = Fraction(number + "0" if number.endswith(".") else number)
+    if suffix in _BINARY_SI:
+        amount *= 1024 ** _BINARY_SI[suffix]
+    else:
+        exponent = _DECIMAL_SI[suffix] if suffix in _DECIMAL_SI else int(suffix[1:])
+        amount *= Fraction(10) ** exponent
+    if abs(amount) > QUANTITY_MAX:
+        return None
+    return -amount if sign == "-" else amount
+
+
+def ceil_div(amount, unit):
+    """The whole number of ``unit`` that holds ``amount`` (a Fraction or int): rounded up, never less."""
+    return -(-Fraction(amount) // unit)

@@ -22,8 +22,12 @@ The mapping (docs/libvirt_rt_domain.md, "KubeVirt mapping"):
   (``host-passthrough``, ``host-model``) or ``cpu.model`` (custom);
   ``cpu.features`` -> ``cpu.features``; ``cpu.numa.guestMappingPassthrough``
   -> ``cpu.numa.passthrough``;
-* ``memory.guest`` (else the memory request or limit) -> ``memory_mib``;
-  ``memory.hugepages.pageSize`` -> ``memory.hugepages.page_size``;
+* ``memory.guest`` (else the memory request, else the limit, as KubeVirt
+  reads them) -> ``memory_mib``, or ``memory_kib`` when the size is not
+  whole MiB (``1024M`` is 1,000,000 KiB); ``memory.hugepages.pageSize`` ->
+  ``memory.hugepages.page_size``, memory that is not whole pages refused as
+  KubeVirt refuses it.  Quantities are read by ``_common.units``'
+  :func:`parse_quantity`, as Kubernetes reads them;
 * ``devices.rng`` -> ``rng``; ``devices.disks`` backed by a ``hostDisk``
   volume -> ``disks`` (``dedicatedIOThread`` and ``ioThreadsPolicy`` ->
   ``iothreads`` and ``disks[].iothread``); ``hostDevices``/``gpus`` whose
@@ -37,16 +41,13 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import re
-
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
+from ansible_collections.realtime.virt.plugins.module_utils._common.units import ceil_div, parse_quantity
 from ansible_collections.realtime.virt.plugins.module_utils._kernel import pci
 
 KINDS = ("VirtualMachine", "VirtualMachineInstance")
-# Kubernetes resource quantities: binary and decimal suffixes (k8s.io/apimachinery resource.Quantity)
-QUANTITY = re.compile(r"^([0-9]+(?:\.[0-9]+)?)(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E|m)?$")
-SUFFIX = {"": 1, "k": 10 ** 3, "M": 10 ** 6, "G": 10 ** 9, "T": 10 ** 12, "P": 10 ** 15, "E": 10 ** 18,
-          "Ki": 2 ** 10, "Mi": 2 ** 20, "Gi": 2 ** 30, "Ti": 2 ** 40, "Pi": 2 ** 50, "Ei": 2 ** 60, "m": 0.001}
+# KubeVirt's hugepage sizes on x86 (the node resources hugepages-2Mi and hugepages-1Gi), in bytes
+PAGE_SIZES = {2 ** 21: "2M", 2 ** 30: "1G"}
 RUN_STRATEGIES = {"Always": "running", "RerunOnFailure": "running", "Once": "running", "Halted": "stopped",
                   "Manual": "present"}
 DISK_KINDS = ("disk", "cdrom", "lun")
@@ -87,20 +88,24 @@ def _count(path, value):
     return value
 
 
-def quantity_bytes(path, value):
-    """A Kubernetes quantity (``4Gi``, ``512Mi``, ``1G``, ``2000m``, ``3``) as a number of units."""
-    text = str(value).strip() if isinstance(value, (int, float, str)) and not isinstance(value, bool) else None
-    match = QUANTITY.match(text) if text is not None else None
-    if not match:
-        _fail(path, value, "not a Kubernetes quantity", "write a number with an optional suffix: 4Gi, 512Mi, 2")
-    return float(match.group(1)) * SUFFIX[match.group(2) or ""]
+def quantity(path, value):
+    """A Kubernetes quantity (``4Gi``, ``1024M``, ``1e9``, ``1500m``, ``3``) as an exact number, 0 or more."""
+    amount = parse_quantity(value)
+    if amount is None:
+        _fail(path, value, "not a Kubernetes quantity", "write a number with an optional suffix: 4Gi, 1024M, 1e9, 2")
+    if amount < 0:
+        _fail(path, value, "is negative (KubeVirt refuses it too)", "write a size or count of 0 or more")
+    return amount
 
 
-def _mib(path, value):
-    size = quantity_bytes(path, value)
-    if size % (2 ** 20):
-        _fail(path, value, "is not a whole number of MiB", "write the size in Mi or Gi, such as 4Gi")
-    return int(size // (2 ** 20))
+def _memory_size(entry, kib):
+    """The guest's size: ``memory_mib`` when it is whole MiB, else ``memory_kib`` (libvirt's own unit)."""
+    entry.pop("memory_mib", None)
+    entry.pop("memory_kib", None)
+    if kib % 1024:
+        entry["memory_kib"] = kib
+    else:
+        entry["memory_mib"] = kib // 1024
 
 
 def _unknown(prefix, mapping, known, unmapped, why="plain libvirt has no such setting here"):
@@ -165,13 +170,14 @@ def _vm_state(spec):
 
 
 def _resources(path, resources, unmapped):
+    """``{"cpu": {"limits": (path, value), "requests": ...}, "memory": {...}}`` and the other resources named."""
     resources = _dict(path, resources)
-    found = {}
+    found = {"cpu": {}, "memory": {}}
     for side in ("limits", "requests"):
         values = _dict("%s.%s" % (path, side), resources.get(side))
         for key in sorted(values):
-            if key in ("cpu", "memory"):
-                found.setdefault(key, ("%s.%s.%s" % (path, side, key), values[key]))
+            if key in found:
+                found[key][side] = ("%s.%s.%s" % (path, side, key), values[key])
             else:
                 unmapped.append("%s.%s.%s: a Kubernetes resource; plain libvirt assigns no such resource"
                                 % (path, side, key))
@@ -187,9 +193,11 @@ def _cpu(path, cpu, resources, entry, unmapped):
         topo = dict((key, value or 1) for key, value in topology.items())
         entry["vcpus"] = topo["sockets"] * topo["cores"] * topo["threads"]
         options["topology"] = topo
-    elif "cpu" in resources:
-        where, value = resources["cpu"]
-        entry["vcpus"] = max(1, int(-(-quantity_bytes(where, value) // 1)))
+    elif resources["cpu"]:
+        # KubeVirt's GetCPUTopology (pkg/virt-launcher/virtwrap/converter/vcpu/vcpu.go): the CPU limit, else
+        # the request, as sockets; Quantity.Value() rounds a fraction up (1500m is 2)
+        where, value = resources["cpu"].get("limits") or resources["cpu"]["requests"]
+        entry["vcpus"] = max(1, int(ceil_div(quantity(where, value), 1)))
     else:
         entry["vcpus"] = 1
     model = cpu.get("model")
@@ -236,21 +244,59 @@ def _cpu(path, cpu, resources, entry, unmapped):
 
 
 def _memory(path, memory, resources, entry, unmapped):
+    """The guest's memory as KubeVirt sizes it, and its hugepages as KubeVirt admits them."""
     memory = _dict(path, memory)
+    limit, request = resources["memory"].get("limits"), resources["memory"].get("requests")
+    # KubeVirt's GetVirtualMemory (pkg/virt-launcher/virtwrap/converter/vcpu/vcpu.go): memory.guest, else the
+    # limit when no request is set, else the request
     if memory.get("guest") is not None:
-        entry["memory_mib"] = _mib(path + ".guest", memory["guest"])
-    elif "memory" in resources:
-        entry["memory_mib"] = _mib(*resources["memory"])
+        where, value = path + ".guest", memory["guest"]
     else:
-        _fail(path + ".guest", None, "the manifest gives no memory size",
+        where, value = (limit if limit and not request else request) or (path + ".guest", None)
+    if value is None:
+        _fail(path + ".guest", None, "the manifest gives no memory size (an instancetype's is not read)",
               "set %s.guest or a memory request in resources" % path)
+    size = quantity(where, value)
+    if not size:
+        _fail(where, value, "the guest needs some memory", "write a size such as 1Gi")
+    # KubeVirt writes the bytes (<memory unit='b'>), and libvirt rounds them up to a whole KiB (formatdomain,
+    # "Memory Allocation"): the same KiB here, never fewer bytes than the manifest asks for
+    _memory_size(entry, int(ceil_div(size, 1024)))
     hugepages = _dict(path + ".hugepages", memory.get("hugepages"))
     if hugepages:
-        size = hugepages.get("pageSize")
-        if not isinstance(size, str) or size not in ("2Mi", "1Gi"):
-            _fail(path + ".hugepages.pageSize", size, "KubeVirt pages are 2Mi or 1Gi", "write pageSize: 2Mi or 1Gi")
-        entry["memory"] = {"hugepages": {"page_size": size[:-1]}}
+        _hugepages(path, hugepages, (where, value, size), request, memory, entry)
     _unknown(path, memory, ("guest", "hugepages"), unmapped)
+
+
+def _hugepages(path, hugepages, guest, request, memory, entry):
+    """Refuse what KubeVirt refuses: memory not a whole number of pages (never rounded to fit)."""
+    where = path + ".hugepages.pageSize"
+    page = parse_quantity(hugepages.get("pageSize"))
+    if page not in PAGE_SIZES:
+        _fail(where, hugepages.get("pageSize"), "KubeVirt pages are 2Mi or 1Gi", "write pageSize: 2Mi or 1Gi")
+    entry["memory"] = {"hugepages": {"page_size": PAGE_SIZES[page]}}
+    # KubeVirt's admitter (pkg/virt-api/webhooks/validating-webhook/admitters/vmi-create-admitter.go,
+    # validateHugepagesMemoryRequests) checks the memory request, else memory.guest, else the limit: at least
+    # one page and a whole number of pages. The guest's own size must be whole pages too (QEMU backs it with
+    # them; libvirt_rt_domain refuses it otherwise), so it is checked the same way.
+    checked = [request] if request else []
+    checked.append(guest[:2])
+    for spot, value in checked:
+        size = quantity(spot, value)
+        if size < page or size % page:
+            _fail(spot, value, "is not a whole number of %s pages (%s); KubeVirt refuses such a VMI too"
+                  % (hugepages.get("pageSize"), "fewer than one page" if size < page else
+                     "%s pages" % _pages(size, page)),
+                  "write a multiple of %s, such as %s" % (hugepages.get("pageSize"), _multiple(size, page)))
+
+
+def _pages(size, page):
+    return ("%.3f" % (size / page)).rstrip("0")
+
+
+def _multiple(size, page):
+    pages = max(1, int(ceil_div(size, page)))
+    return "%dMi" % (pages * page // 2 ** 20) if page < 2 ** 30 else "%dGi" % (pages * page // 2 ** 30)
 
 
 def _machine(path, machine, entry):
@@ -296,7 +342,14 @@ def _devices(prefix, domain, volumes, entry, unmapped):
     for key in ("autoattachGraphicsDevice", "autoattachInputDevice", "autoattachVSOCK", "autoattachPodInterface"):
         if _bool("%s.%s" % (path, key), devices.get(key)):
             unmapped.append("%s.%s: libvirt_rt_domain attaches no such device" % (path, key))
-    _disks(path, devices.get("disks"), volumes, prefix, domain.get("ioThreadsPolicy"), entry, unmapped)
+    # a volume with no disk or filesystem of its name gets a default disk, as KubeVirt's SetDefaultVolumeDisk
+    # (pkg/util/util.go) gives it one
+    disks = list(_list(path + ".disks", devices.get("disks")))
+    filesystems = _list(path + ".filesystems", devices.get("filesystems"))
+    taken = set(_dict(path, item).get("name") for item in disks + filesystems)
+    disks += [{"name": name} for name, (_index, _vol) in sorted(volumes.items(), key=lambda item: item[1][0])
+              if name not in taken]
+    _disks(path, disks, volumes, prefix, domain.get("ioThreadsPolicy"), entry, unmapped)
     _host_devices(path, devices, entry, unmapped)
     for index, _iface in enumerate(_list(path + ".interfaces", devices.get("interfaces"))):
         unmapped.append("%s.interfaces[%d]: a pod or Multus interface; give the domain interfaces (bridge or "
@@ -362,8 +415,12 @@ def _host_devices(path, devices, entry, unmapped):
         for index, device in enumerate(_list("%s.%s" % (path, key), devices.get(key))):
             where = "%s.%s[%d]" % (path, key, index)
             name = _dict(where, device).get("deviceName")
+            if name is None and device.get("claimName") is not None:
+                unmapped.append("%s.claimName (%s): a Dynamic Resource Allocation claim; give the device's PCI "
+                                "address instead" % (where, device["claimName"]))
+                continue
             if not isinstance(name, str) or not name:
-                _fail(where + ".deviceName", name, "every host device needs a deviceName",
+                _fail(where + ".deviceName", name, "every host device needs a deviceName (or a DRA claimName)",
                       "give the PCI address (0000:6b:00.1) or the device plugin's resource name")
             if name.startswith(QAT_RESOURCE):
                 entry["qat_vfs"] = entry.get("qat_vfs", 0) + 1

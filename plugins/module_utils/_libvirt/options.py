@@ -50,6 +50,7 @@ def argument_spec():
         domain_type=dict(type="str", default="kvm", choices=["kvm", "qemu"]),
         machine=dict(type="str"),
         memory_mib=dict(type="int"),
+        memory_kib=dict(type="int"),
         vcpus=dict(type="int"),
         cpu=dict(type="dict", options=cpu),
         realtime=dict(type="dict", options=dict(

@@ -125,23 +125,28 @@ def _identity(params, base_root):
                           "libvirt refuses or mangles it", "rename the domain with printable characters only")
     base_vcpus, base_memory = vcpus_of_base(base_root)
     vcpus = params.get("vcpus") if params.get("vcpus") is not None else base_vcpus
-    memory_kib = params["memory_mib"] * 1024 if params.get("memory_mib") is not None else base_memory
+    given = [key for key in ("memory_mib", "memory_kib") if params.get(key) is not None]
+    if len(given) > 1:
+        raise OptionError("memory_kib", params["memory_kib"], "memory_mib gives the size too", "give one of them")
+    memory_kib = params[given[0]] * (1024 if given == ["memory_mib"] else 1) if given else base_memory
     if vcpus is None:
         raise OptionError("vcpus", None, "is required (or a <vcpu> element in base_xml)")
     if memory_kib is None:
-        raise OptionError("memory_mib", None, "is required (or a <memory> element in base_xml)")
+        raise OptionError("memory_mib", None, "is required (or memory_kib, or a <memory> element in base_xml)")
     if vcpus < 1:
         raise OptionError("vcpus", vcpus, "must be at least 1")
     if memory_kib < 1024:
-        raise OptionError("memory_mib", params.get("memory_mib"), "must be at least 1")
+        key = given[0] if given else "memory_mib"
+        raise OptionError(key, params.get(key), "must be at least 1 MiB")
     return {
         "name": name,
         "domain_type": params.get("domain_type") or "kvm",
         "machine": params.get("machine"),
         "vcpus": vcpus,
         "memory_kib": memory_kib,
+        "memory_option": given[0] if given else "memory_mib",
         "set_vcpus": params.get("vcpus") is not None or base_root is None,
-        "set_memory": params.get("memory_mib") is not None or base_root is None,
+        "set_memory": bool(given) or base_root is None,
     }
 
 
@@ -382,7 +387,8 @@ def _memory(memory, plan, host):
                               % (size, ", ".join("%d KiB" % s for s in sorted(sizes)) or "none"),
                               "use a size listed under /sys/kernel/mm/hugepages")
         if plan["memory_kib"] % size:
-            raise OptionError("memory_mib", plan["memory_kib"] // 1024,
+            kib = plan["memory_option"] == "memory_kib"
+            raise OptionError(plan["memory_option"], plan["memory_kib"] // (1 if kib else 1024),
                               "is not a whole number of %d KiB hugepages" % size)
         nodeset = None
         if hugepages.get("nodeset") not in (None, ""):

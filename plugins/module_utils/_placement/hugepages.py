@@ -39,9 +39,12 @@ def check_hugepages(plans, host, running, mode, warnings):
                     "it and not running yet), the node has %d free; short by %d"
                     % (plan["name"], pages, size, node_id, total - pages, free, total - free))
                 if mode == "fail":
-                    raise OptionError(plan["where"] + ".memory.hugepages", plan["options"].get("memory_mib"),
+                    size_given = plan["options"].get("memory_mib")
+                    raise OptionError(plan["where"] + ".memory.hugepages",
+                                      plan["options"].get("memory_kib") if size_given is None else size_given,
                                       message, "allocate more pages on node %d (realtime.virt.hugepages role), "
-                                      "lower memory_mib, or set rt_domain_hugepage_check: warn" % node_id)
+                                      "lower memory_mib (or memory_kib), or set rt_domain_hugepage_check: warn"
+                                      % node_id)
                 warnings.append(message)
 
 

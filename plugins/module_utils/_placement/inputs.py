@@ -99,10 +99,12 @@ def check_domain(index, options, names):
 def hugepage_need(options):
     """(page size KiB, pages) the domain's memory needs, or None."""
     hugepages = (options.get("memory") or {}).get("hugepages")
-    memory = options.get("memory_mib")
+    memory = options.get("memory_kib")
+    if memory is None and isinstance(options.get("memory_mib"), int):
+        memory = options["memory_mib"] * 1024
     if not isinstance(hugepages, dict) or not isinstance(memory, int):
         return None
     size = page_size_kib(hugepages.get("page_size") or "2M")
     if not size:
         return None
-    return size, -(-memory * 1024 // size)
+    return size, -(-memory // size)

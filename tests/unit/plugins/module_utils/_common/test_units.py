@@ -7,7 +7,10 @@ __metaclass__ = type
 
 import pytest
 
-from ansible_collections.realtime.virt.plugins.module_utils._common.units import page_size_kib, size_label, to_kib, unit_bytes
+from fractions import Fraction
+
+from ansible_collections.realtime.virt.plugins.module_utils._common.units import (
+    ceil_div, page_size_kib, parse_quantity, size_label, to_kib, unit_bytes)
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.observe import parse_domain_xml
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import parse_xml
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import vcpus_of_base
@@ -56,3 +59,32 @@ def test_planning_and_verifying_read_one_memory_element_alike(unit):
     _vcpus, planned = vcpus_of_base(parse_xml(xml))
     observed = parse_domain_xml(xml)["memory_kib"]
     assert planned == observed == to_kib("4096000", unit)
+
+
+# Kubernetes quantities (k8s.io/apimachinery pkg/api/resource): every value written out by hand.
+@pytest.mark.parametrize("text, value", [
+    ("1024M", 1024000000), ("1e9", 1000000000), ("1E3", 1000), ("1e+3", 1000), ("5e-3", Fraction(1, 200)),
+    ("1.5Gi", 1610612736), ("4Gi", 4294967296), ("512Mi", 536870912), ("64Ki", 65536), ("1Ti", 1099511627776),
+    ("1Pi", 1125899906842624), ("1Ei", 1152921504606846976), ("1k", 1000), ("1G", 1000000000),
+    ("1T", 10 ** 12), ("1P", 10 ** 15), ("1E", 10 ** 18), ("500m", Fraction(1, 2)), ("1500m", Fraction(3, 2)),
+    ("2", 2), ("0", 0), (".5Ki", 512), ("1.", 1), ("+3", 3), ("-1Gi", -1073741824), (" 4Gi ", 4294967296),
+    ("100u", Fraction(1, 10000)), ("3n", Fraction(3, 10 ** 9)), (3, 3), (1e9, 1000000000), (1.5, Fraction(3, 2)),
+])
+def test_quantities_read_like_kubernetes(text, value):
+    assert parse_quantity(text) == value
+
+
+@pytest.mark.parametrize("text", [
+    "lots", "", "1e", "1.2.3", "4GB", "1K", "1gi", "1 Gi", "Gi", "1Ki1", "1e1.5", "0x10", "nan", "inf", "8Ei",
+    True, None, [1], {"a": 1},
+])
+def test_what_is_not_a_quantity(text):
+    assert parse_quantity(text) is None
+
+
+@pytest.mark.parametrize("amount, unit, whole", [
+    (1024000000, 1024, 1000000), (1000000000, 1024, 976563), (1025, 1024, 2), (1024, 1024, 1), (1, 1024, 1),
+    (0, 1024, 0), (Fraction(3, 2), 1, 2),
+])
+def test_ceil_div_rounds_up_never_down(amount, unit, whole):
+    assert ceil_div(amount, unit) == whole

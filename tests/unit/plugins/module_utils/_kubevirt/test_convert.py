@@ -164,7 +164,21 @@ def test_a_custom_model_and_a_realtime_mask():
     (vmi({"cpu": {"cores": "two"}}), "spec.domain.cpu.cores='two': must be a whole number, 1 or more"),
     (vmi({"cpu": {"cores": True}}), "spec.domain.cpu.cores=True: must be a whole number"),
     (vmi({"memory": {"guest": "lots"}}), "spec.domain.memory.guest='lots': not a Kubernetes quantity"),
-    (vmi({"memory": {"guest": "1G"}}), "spec.domain.memory.guest='1G': is not a whole number of MiB"),
+    (vmi({"memory": {"guest": "4GB"}}), "spec.domain.memory.guest='4GB': not a Kubernetes quantity"),
+    (vmi({"memory": {"guest": "-1Gi"}}), "spec.domain.memory.guest='-1Gi': is negative"),
+    (vmi({"memory": {"guest": "0"}}), "spec.domain.memory.guest='0': the guest needs some memory"),
+    (vmi({"memory": None, "resources": {"requests": {"cpu": "lots", "memory": "1Gi"}}}),
+     "spec.domain.resources.requests.cpu='lots': not a Kubernetes quantity"),
+    (vmi({"memory": {"guest": "1024M", "hugepages": {"pageSize": "2Mi"}}}),
+     "spec.domain.memory.guest='1024M': is not a whole number of 2Mi pages (488.281 pages); KubeVirt refuses"),
+    (vmi({"memory": {"guest": "1Mi", "hugepages": {"pageSize": "2Mi"}}}),
+     "spec.domain.memory.guest='1Mi': is not a whole number of 2Mi pages (fewer than one page)"),
+    (vmi({"memory": {"guest": "2Gi", "hugepages": {"pageSize": "1Gi"}},
+          "resources": {"requests": {"memory": "2500Mi"}}}),
+     "spec.domain.resources.requests.memory='2500Mi': is not a whole number of 1Gi pages (2.441 pages)"),
+    (vmi({"memory": {"guest": "1536Mi", "hugepages": {"pageSize": "1Gi"}},
+          "resources": {"requests": {"memory": "2Gi"}}}),
+     "spec.domain.memory.guest='1536Mi': is not a whole number of 1Gi pages (1.5 pages)"),
     (vmi({"memory": {"guest": "1Gi", "hugepages": {"pageSize": "4Ki"}}}),
      "spec.domain.memory.hugepages.pageSize='4Ki': KubeVirt pages are 2Mi or 1Gi"),
     (vmi({"memory": {}}), "spec.domain.memory.guest=None: the manifest gives no memory size"),
@@ -192,3 +206,50 @@ def test_the_filter_names_the_manifest_of_a_list_that_fails():
     assert str(error.value).startswith("kubevirt_vm_to_rt_domain: manifest 1: spec.domain.cpu.cores=0")
     with pytest.raises(AnsibleFilterError):
         kubevirt_vm_to_rt_domain(SEED, unmapped="quietly")
+
+
+@pytest.mark.parametrize("guest, size", [
+    ("1024M", {"memory_kib": 1000000}),          # 1,024,000,000 bytes: exactly 1,000,000 KiB
+    ("1e9", {"memory_kib": 976563}),             # 976,562.5 KiB: rounded up, never less than asked
+    ("2E6", {"memory_kib": 1954}),              # 1,953.125 KiB, rounded up
+    ("1.5Gi", {"memory_mib": 1536}),
+    ("4Gi", {"memory_mib": 4096}),
+    ("1G", {"memory_kib": 976563}),
+    ("1025", {"memory_kib": 2}),                 # bytes beyond a whole KiB take one more KiB
+    (2147483648, {"memory_mib": 2048}),          # an unquoted YAML number is bytes
+])
+def test_memory_sizes_are_kept_exactly_in_kib(guest, size):
+    entry = convert(vmi({"memory": {"guest": guest}}))[0]
+    assert dict((key, entry[key]) for key in ("memory_mib", "memory_kib") if key in entry) == size
+
+
+def test_memory_comes_from_the_request_before_the_limit_as_kubevirt_picks_it():
+    """KubeVirt's GetVirtualMemory: memory.guest, else the limit only when no request is set, else the request."""
+    both = {"memory": None, "resources": {"requests": {"memory": "1Gi"}, "limits": {"memory": "2Gi"}}}
+    assert convert(vmi(both))[0]["memory_mib"] == 1024
+    limit = {"memory": None, "resources": {"limits": {"memory": "2Gi", "cpu": "1500m"}, "requests": {"cpu": "4"}}}
+    entry = convert(vmi(limit))[0]
+    assert entry["memory_mib"] == 2048 and entry["vcpus"] == 2   # the CPU limit before the request, rounded up
+
+
+def test_hugepages_in_whole_pages_convert_in_any_quantity_form():
+    entry = convert(vmi({"memory": {"guest": "2048Mi", "hugepages": {"pageSize": "1Gi"}}}))[0]
+    assert entry["memory"] == {"hugepages": {"page_size": "1G"}} and entry["memory_mib"] == 2048
+    entry = convert(vmi({"memory": {"guest": "1000Mi", "hugepages": {"pageSize": "2048Ki"}}}))[0]
+    assert entry["memory"] == {"hugepages": {"page_size": "2M"}} and entry["memory_mib"] == 1000
+
+
+def test_a_dra_claimed_gpu_is_named_not_refused():
+    domain = {"devices": {"gpus": [{"name": "g", "claimName": "pgpu-claim", "requestName": "pgpu"}]}}
+    assert convert(vmi(domain))[1] == [
+        "spec.domain.devices.gpus[0].claimName (pgpu-claim): a Dynamic Resource Allocation claim; give the device's "
+        "PCI address instead"]
+
+
+def test_a_volume_without_a_disk_gets_kubevirts_default_disk():
+    """KubeVirt's SetDefaultVolumeDisk gives a volume with no disk a disk of its name; so does the filter."""
+    entry, unmapped = convert(vmi({}, volumes=[{"name": "cd", "containerDisk": {"image": "x"}},
+                                               {"name": "h", "hostDisk": {"path": "/var/lib/h.img"}}]))
+    assert entry["disks"] == [{"path": "/var/lib/h.img", "bus": "virtio", "device": "disk"}]
+    assert unmapped == ["spec.volumes[0] (cd): a containerDisk volume; libvirt_rt_domain takes host files only "
+                        "(hostDisk)"]

@@ -194,6 +194,14 @@ def test_base_xml_memory_is_replaced_when_given():
     assert texts(root, "currentMemory") == []
 
 
+def test_memory_kib_gives_a_size_that_is_not_whole_mib():
+    """KubeVirt's 1024M is 1,000,000 KiB: the domain carries it exactly, in libvirt's own unit."""
+    root = xml_for(memory_mib=None, memory_kib=1000000)
+    assert texts(root, "memory") == ["1000000"] and attrs(root, "memory") == [{"unit": "KiB"}]
+    root = xml_for(base_xml=BASE, vcpus=None, memory_mib=None, memory_kib=976563)
+    assert texts(root, "memory") == ["976563"]
+
+
 def test_fill_identity_keeps_uuid_and_macs():
     current = parse_xml("""<domain type='kvm'><name>vm</name><uuid>abcd</uuid><devices>
       <interface type='network'><mac address='52:54:00:01:02:03'/><source network='default'/></interface>

@@ -90,6 +90,10 @@ def test_mask_selecting_nothing_fails():
     ({"rng": {"rate": {"bytes": 0, "period": 5}}}, "rng.rate", "greater than 0"),
     ({"rng": {"rate": {"period": 5}}}, "rng.rate", "needs 'bytes'"),
     ({"vcpus": 0}, "vcpus", "at least 1"),
+    ({"memory_kib": 1000000}, "memory_kib", "memory_mib gives the size too"),
+    ({"memory_mib": None, "memory_kib": 1023}, "memory_kib", "at least 1 MiB"),
+    ({"memory_mib": None, "memory_kib": 1000001, "memory": {"hugepages": {"page_size": "2M"}}}, "memory_kib",
+     "whole number"),
     ({"interfaces": [{"network": "a", "bridge": "b"}]}, "interfaces[0]", "exactly one"),
     ({"interfaces": [{"network": "a", "mac": "zz"}]}, "interfaces[0].mac", "not a MAC"),
 ])
