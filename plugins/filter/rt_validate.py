@@ -2,7 +2,7 @@
 # Copyright: realtime.virt contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Filters of the rt_validate role: checks, cyclictest parsing and the report."""
+"""Filters of the rt_validate role: checks, cyclictest parsing, the report, and its HTML, JUnit and Prometheus forms."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -20,6 +20,8 @@ from ansible_collections.realtime.virt.plugins.module_utils._validate.guests imp
 from ansible_collections.realtime.virt.plugins.module_utils._validate.html import render_html
 from ansible_collections.realtime.virt.plugins.module_utils._validate.hwlat import hwlat_check, hwlat_tracer, parse_hwlat
 from ansible_collections.realtime.virt.plugins.module_utils._validate.isolation import isolation_checks
+from ansible_collections.realtime.virt.plugins.module_utils._validate.junit import render_junit
+from ansible_collections.realtime.virt.plugins.module_utils._validate.prometheus import render_textfile
 from ansible_collections.realtime.virt.plugins.module_utils._validate.report import build_report
 
 
@@ -182,17 +184,42 @@ def rt_validate_drift_checks(applied, rt_node, sysctls=None, kernel_args=None, r
         raise AnsibleFilterError("%s: %s" % (name, exc))
 
 
-def rt_validate_html(reports, title="rt_validate fleet report", generated=""):
-    """One self-contained HTML page (fleet table, checks, SVG histograms) for the JSON reports of many hosts."""
+def _host_reports(reports, name):
+    """``reports`` when it is a list of rt_validate JSON reports, else an AnsibleFilterError saying what to give."""
     if not isinstance(reports, list) or not all(isinstance(r, dict) for r in reports):
-        raise AnsibleFilterError("rt_validate_html: expected a list of rt_validate JSON reports (one mapping per "
-                                 "host), got %s" % type(reports).__name__)
+        raise AnsibleFilterError("%s: expected a list of rt_validate JSON reports (one mapping per host), got %s"
+                                 % (name, type(reports).__name__))
     for report in reports:
         if not isinstance(report.get("measurements", []), list) or not isinstance(report.get("checks", []), list):
-            raise AnsibleFilterError("rt_validate_html: the report of %r has 'checks' or 'measurements' that is not "
-                                     "a list; give the documents rt_validate writes (rt_validate_report_path)"
-                                     % report.get("host"))
+            raise AnsibleFilterError("%s: the report of %r has 'checks' or 'measurements' that is not a list; give "
+                                     "the documents rt_validate writes (rt_validate_report_path)"
+                                     % (name, report.get("host")))
+    return reports
+
+
+def rt_validate_html(reports, title="rt_validate fleet report", generated=""):
+    """One self-contained HTML page (fleet table, checks, SVG histograms) for the JSON reports of many hosts."""
+    _host_reports(reports, "rt_validate_html")
     return render_html(reports, title=str(title), generated=str(generated or ""))
+
+
+def rt_validate_prometheus(report, time):
+    """One host's report as node_exporter textfile metrics (Prometheus text exposition format)."""
+    name = "rt_validate_prometheus"
+    if not isinstance(report, dict):
+        raise AnsibleFilterError("%s: expected the JSON report of one host (rt_validate_report_doc), got %s"
+                                 % (name, type(report).__name__))
+    _host_reports([report], name)
+    try:
+        return render_textfile(report, time)
+    except OptionError as exc:
+        raise AnsibleFilterError("%s: %s" % (name, exc))
+
+
+def rt_validate_junit(reports, name="rt_validate", timestamp=""):
+    """JUnit XML of the checks of many hosts: one testsuite per host, one testcase per check."""
+    _host_reports(reports, "rt_validate_junit")
+    return render_junit(reports, name=str(name), timestamp=str(timestamp or ""))
 
 
 def rt_validate_duration(value, option="rt_validate_duration"):
@@ -222,5 +249,7 @@ class FilterModule(object):
             "rt_validate_isolation_checks": rt_validate_isolation_checks,
             "rt_validate_drift_checks": rt_validate_drift_checks,
             "rt_validate_html": rt_validate_html,
+            "rt_validate_prometheus": rt_validate_prometheus,
+            "rt_validate_junit": rt_validate_junit,
             "rt_validate_duration": rt_validate_duration,
         }
