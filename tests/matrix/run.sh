@@ -65,11 +65,19 @@ low = re.search(r">=\s*2\.(\d+)", spec)
 if not low:
     sys.exit("matrix: cannot read a lower bound >=2.N from requires_ansible %r" % spec)
 main = int(__version__.split(".")[1])
-claimed = ["2.%d" % minor for minor in range(int(low.group(1)), main)]
+# Minors inside the claim that make test leaves out, each with its reason;
+# `tests/matrix/run.sh MINOR` still runs one of them by hand.
+NOT_RUN = {
+    # The issue that moved .venv to 2.21 (37) asks for 2.16-2.18, 2.20 and
+    # 2.21, within the test budget: 2.19 sits between 2.18 and 2.20, both run,
+    # and .venv ran on 2.19 until that move; its units passed on 2026-12-07.
+    "2.19": "between 2.18 and 2.20",
+}
+claimed = ["2.%d" % minor for minor in range(int(low.group(1)), main) if "2.%d" % minor not in NOT_RUN]
 present = sorted(re.search(r"requirements-(2\.\d+)\.txt$", path).group(1)
                  for path in glob.glob(os.path.join(here, "requirements-2.*.txt")))
 missing = [minor for minor in claimed if minor not in present]
-stale = [minor for minor in present if minor not in claimed]
+stale = [minor for minor in present if minor not in claimed and minor not in NOT_RUN]
 if missing:
     sys.exit("matrix: requires_ansible %r claims ansible-core %s, which has no %s/requirements-<minor>.txt"
              % (spec, ", ".join(missing), here))
