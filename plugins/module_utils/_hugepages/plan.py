@@ -15,9 +15,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import copy
-
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
+from ansible_collections.realtime.virt.plugins.module_utils._common.plain import plain_copy
 from ansible_collections.realtime.virt.plugins.module_utils._common.units import page_size_kib, size_label
 
 NODE_DIR = "/sys/devices/system/node/node%d/hugepages/hugepages-%dkB/nr_hugepages"
@@ -319,7 +318,7 @@ def facts_after(rt_node, plan):
     estimates. Used to plan what later stages (domain placement) will find
     before the hugepages stage has run (site plan, check mode).
     """
-    after = copy.deepcopy(rt_node or {})
+    after = plain_copy(rt_node or {})
     for target in plan.get("targets") or []:
         key = "%dkB" % target["size_kb"]
         entry = _pool_entry(after, target["node"], key)

@@ -8,10 +8,9 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import copy
-
 from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import CpusetError, parse_cpuset
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
+from ansible_collections.realtime.virt.plugins.module_utils._common.plain import plain_copy
 from ansible_collections.realtime.virt.plugins.module_utils._common.units import page_size_kib
 
 VARIABLE = "rt_domain_domains"
@@ -23,12 +22,12 @@ EMULATOR_POLICIES = ("housekeeping", "isolate", "share")
 
 def deep_merge(base, override):
     """``override`` on top of ``base``; nested dicts are merged, the rest replaced."""
-    result = copy.deepcopy(base) if isinstance(base, dict) else {}
+    result = plain_copy(base) if isinstance(base, dict) else {}
     for key, value in (override or {}).items():
         if isinstance(value, dict) and isinstance(result.get(key), dict):
             result[key] = deep_merge(result[key], value)
         else:
-            result[key] = copy.deepcopy(value)
+            result[key] = plain_copy(value)
     return result
 
 

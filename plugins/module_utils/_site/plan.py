@@ -22,9 +22,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import copy
-
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError, RealtimeVirtError
+from ansible_collections.realtime.virt.plugins.module_utils._common.plain import plain_copy
 from ansible_collections.realtime.virt.plugins.module_utils._cpu.kernel_args import rt_kernel_args
 from ansible_collections.realtime.virt.plugins.module_utils._cpu.plan import cpu_plan
 from ansible_collections.realtime.virt.plugins.module_utils._hugepages.plan import facts_after, hugepage_plan
@@ -137,7 +136,7 @@ def _qat(problems, qat, stage, domains):
 
 def _predicted(facts, cpus, hugepages, reboot):
     """The facts the domain stage will read: pools at their targets, CPUs isolated after a reboot."""
-    after = facts_after(facts, hugepages) if hugepages else copy.deepcopy(facts)
+    after = facts_after(facts, hugepages) if hugepages else plain_copy(facts)
     if cpus and reboot in ("auto", "force"):
         after = isolated_after(after, cpus["isolated"], cpus["housekeeping"])
     return after
