@@ -46,8 +46,8 @@ host:
 
 $(BIN)/.installed: requirements-dev.txt scripts/find-python.sh
 	@echo "venv: installing pinned Python dependencies into $(VENV)"
-	@if [ -x $(BIN)/python ] && ! $(BIN)/python -c 'import sys; sys.exit(sys.version_info[:2] != (3, 12))'; then \
-		echo "venv: $(VENV) runs $$($(BIN)/python -V 2>&1), not Python 3.12 (scripts/find-python.sh says why): building it again"; \
+	@if [ -x $(BIN)/python ] && ! PYTHON=$(BIN)/python scripts/find-python.sh >/dev/null 2>&1; then \
+		echo "venv: $(VENV) runs $$($(BIN)/python -V 2>&1), not the Python scripts/find-python.sh asks for: building it again"; \
 		rm -rf $(VENV); fi
 	@test -x $(BIN)/python || { python=$$(scripts/find-python.sh) && echo "venv: creating $(VENV) with $$python" && "$$python" -m venv $(VENV); }
 	@$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
