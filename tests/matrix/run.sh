@@ -173,7 +173,8 @@ start=$(date +%s)
 for minor in "${wanted[@]}"; do
   venv=$(venv_for "$minor") || { failed+=("$minor"); continue; }
   ok=1
-  PATH="$venv/bin:$PATH" stage "$minor" units tests/unit/run.sh || ok=0
+  # the matrix's virtualenvs hold ansible-core alone: tests of the ansible package's collections run in make units
+  PATH="$venv/bin:$PATH" stage "$minor" units tests/unit/run.sh -m "not ansible_package" || ok=0
   if [ "$sanity_all" -eq 1 ] || [ "$minor" = "$oldest" ]; then
     REALTIME_VIRT_SANITY_VENV="$venv" stage "$minor" sanity scripts/sanity.sh "${sanity_args[@]}" || ok=0
   fi

@@ -29,6 +29,11 @@ if FIXTURES not in sys.path:
 _SKIPPED = []
 
 
+def pytest_configure(config):
+    # tests/matrix/run.sh deselects these: its virtualenvs carry ansible-core, not the ansible package
+    config.addinivalue_line("markers", "ansible_package: needs a collection of the ansible package (kubevirt.core)")
+
+
 def pytest_runtest_logreport(report):
     if report.skipped and not hasattr(report, "wasxfail"):
         _SKIPPED.append(report.nodeid)

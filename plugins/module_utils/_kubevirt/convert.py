@@ -41,9 +41,10 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
 from ansible_collections.realtime.virt.plugins.module_utils._common.units import ceil_div, parse_quantity
 from ansible_collections.realtime.virt.plugins.module_utils._kernel import pci
+from ansible_collections.realtime.virt.plugins.module_utils._kubevirt.fields import fail as _fail
+from ansible_collections.realtime.virt.plugins.module_utils._kubevirt.fields import mapping as _dict
 
 KINDS = ("VirtualMachine", "VirtualMachineInstance")
 # KubeVirt's hugepage sizes on x86 (the node resources hugepages-2Mi and hugepages-1Gi), in bytes
@@ -52,18 +53,6 @@ RUN_STRATEGIES = {"Always": "running", "RerunOnFailure": "running", "Once": "run
                   "Manual": "present"}
 DISK_KINDS = ("disk", "cdrom", "lun")
 QAT_RESOURCE = "qat.intel.com/"
-
-
-def _fail(path, value, why, fix):
-    raise OptionError(path, value, why, fix)
-
-
-def _dict(path, value):
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        _fail(path, value, "must be a mapping", "write it as the KubeVirt API does (see 'kubectl explain')")
-    return value
 
 
 def _list(path, value):
@@ -149,6 +138,7 @@ def convert(manifest):
     resources = _resources(prefix + ".domain.resources", domain.get("resources"), unmapped)
     _cpu(prefix + ".domain.cpu", domain.get("cpu"), resources, entry, unmapped)
     _memory(prefix + ".domain.memory", domain.get("memory"), resources, entry, unmapped)
+    _admitted(prefix + ".domain", entry)
     _machine(prefix + ".domain.machine", domain.get("machine"), entry)
     _features(prefix + ".domain.features", domain.get("features"), unmapped)
     volumes = _volumes(prefix + ".volumes", vmi.get("volumes"))
@@ -254,7 +244,7 @@ def _memory(path, memory, resources, entry, unmapped):
     else:
         where, value = (limit if limit and not request else request) or (path + ".guest", None)
     if value is None:
-        _fail(path + ".guest", None, "the manifest gives no memory size (an instancetype's is not read)",
+        _fail(path + ".guest", None, "the manifest gives no memory size",
               "set %s.guest or a memory request in resources" % path)
     size = quantity(where, value)
     if not size:
@@ -266,6 +256,17 @@ def _memory(path, memory, resources, entry, unmapped):
     if hugepages:
         _hugepages(path, hugepages, (where, value, size), request, memory, entry)
     _unknown(path, memory, ("guest", "hugepages"), unmapped)
+
+
+def _admitted(path, entry):
+    """KubeVirt's admission (vmi-create-admitter.go, validateRealtime and validateNUMA) for real-time guests."""
+    numa = "numa" in entry.get("cpu", {})
+    if "realtime" in entry and not numa:
+        _fail(path + ".cpu.realtime", {}, "needs numa.guestMappingPassthrough (KubeVirt refuses it too)",
+              "set %s.cpu.numa.guestMappingPassthrough: {} and memory.hugepages" % path)
+    if numa and "hugepages" not in entry.get("memory", {}):
+        _fail(path + ".cpu.numa.guestMappingPassthrough", {}, "needs memory.hugepages (KubeVirt refuses it too)",
+              "set %s.memory.hugepages.pageSize: 2Mi or 1Gi" % path)
 
 
 def _hugepages(path, hugepages, guest, request, memory, entry):

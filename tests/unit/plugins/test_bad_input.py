@@ -385,6 +385,14 @@ CASES = [
                        "spec": {"domain": {"memory": {"guest": "1Gi"}}, "networks": [{"name": "d", "pod": {}}]}},
           "unmapped": "fail"},
          ["spec.networks[0]", "pod network", "Fix:"]),
+    Case("plan-kubevirt-missing-instancetype", "filter:kubevirt_vm_to_rt_domain",
+         {"manifest": {"kind": "VirtualMachine", "apiVersion": "kubevirt.io/v1", "metadata": {"name": "v"},
+                       "spec": {"instancetype": {"name": "u1.huge"}, "template": {"spec": {"domain": {}}}}},
+          "instancetypes": []},
+         ["spec.instancetype.name='u1.huge'", "no VirtualMachineClusterInstancetype of that name", "Fix:"]),
+    Case("plan-kubevirt-back-realtime-shared", "filter:rt_domain_to_kubevirt_vm",
+         {"domains": [{"name": "v", "vcpus": 2, "memory_mib": 1024, "realtime": {}}]},
+         ["rt_domain_domains[0].realtime={}", "dedicated CPUs", "Fix:"]),
     Case("plan-placement-name-twice", "filter:rt_domain_placement",
          {"domains": [{"name": "a", "vcpus": 1, "memory_mib": 64}, {"name": "a", "vcpus": 1, "memory_mib": 64}]},
          ["rt_domain_domains[1].name='a'", "used twice", "Fix:"]),
@@ -682,7 +690,9 @@ class Harness(object):
             "rt_validate_drift_checks": lambda: FILTERS[name]({}, facts, **args),
             "rt_guest_cpu_plan": lambda: FILTERS[name](facts, args.get("isolated_cpus", "auto"), domain="vm1",
                                                        hosts=["kvm1"], domains=[[args.get("domain", {"name": "vm1"})]]),
-            "kubevirt_vm_to_rt_domain": lambda: FILTERS[name](args["manifest"], unmapped=args.get("unmapped", "warn")),
+            "kubevirt_vm_to_rt_domain": lambda: FILTERS[name](args["manifest"], unmapped=args.get("unmapped", "warn"),
+                                                              instancetypes=args.get("instancetypes")),
+            "rt_domain_to_kubevirt_vm": lambda: FILTERS[name](args["domains"]),
         }
         try:
             value = calls[name]()

@@ -36,6 +36,9 @@ TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.di
 CORPUS = os.path.join(TOP, "tests", "unit", "fixtures", "kubevirt_examples")
 DOC = os.path.join(TOP, "plugins", "filter", "kubevirt_vm_to_rt_domain.yml")
 FILES = sorted(name for name in os.listdir(CORPUS) if name.endswith(".yaml"))
+# The instance types and preferences of the same examples/ directory (tests/unit/fixtures/kubevirt_instancetypes)
+TYPES = os.path.join(os.path.dirname(CORPUS), "kubevirt_instancetypes")
+EXAMPLE_TYPES = ("clarge.yaml", "cluster-csmall.yaml", "csmall.yaml", "virtio.yaml", "windows.yaml")
 
 # The test's own reading of the quantities the corpus uses (Kubernetes' suffixes, written out here).
 FACTOR = {"": 1, "k": 1000, "M": 1000 ** 2, "G": 1000 ** 3, "T": 1000 ** 4,
@@ -43,7 +46,7 @@ FACTOR = {"": 1, "k": 1000, "M": 1000 ** 2, "G": 1000 ** 3, "T": 1000 ** 4,
 SIZE = re.compile(r"^([0-9]+(?:\.[0-9]+)?)(?:[eE]([0-9]+))?(Ki|Mi|Gi|Ti|k|M|G|T|m)?$")
 
 # What the filter maps at each level; anything else the manifest holds there must be named.
-VM_SPEC = ("running", "runStrategy", "template")
+VM_SPEC = ("running", "runStrategy", "template", "instancetype", "preference")
 VMI_SPEC = ("domain", "volumes", "networks")
 DOMAIN = ("cpu", "memory", "resources", "devices", "machine", "features", "ioThreadsPolicy")
 PCI = re.compile(r"^([0-9a-fA-F]{4}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]$")
@@ -54,6 +57,26 @@ def number(text):
     assert match, "the test's parser does not know %r; extend it" % (text,)
     value = Fraction(match.group(1)) * FACTOR[match.group(3) or ""]
     return value * 10 ** int(match.group(2)) if match.group(2) else value
+
+
+def instancetypes():
+    """Every instancetype and preference manifest of the examples, as a user passes them."""
+    found = []
+    for name in EXAMPLE_TYPES:
+        with open(os.path.join(TYPES, name)) as handle:
+            found += [doc for doc in yaml.safe_load_all(handle) if doc]
+    return found
+
+
+def sizes_of_instancetype(manifest):
+    """(vCPUs, memory quantity) of the instancetype a VM names: KubeVirt's default topology puts every vCPU in a
+    socket of its own, so the count is cpu.guest whatever the shape."""
+    wanted = manifest["spec"]["instancetype"]
+    kind = wanted.get("kind") or "VirtualMachineClusterInstancetype"
+    for found in instancetypes():
+        if found["kind"] == kind and found["metadata"]["name"] == wanted["name"]:
+            return found["spec"]["cpu"]["guest"], found["spec"]["memory"]["guest"]
+    raise AssertionError("the examples hold no %s %s" % (kind, wanted["name"]))
 
 
 def up(value):
@@ -84,7 +107,9 @@ def expected(manifest):
         vcpus = max(1, up(number(limits.get("cpu", requests.get("cpu")))))
     else:
         vcpus = 1
-    if memory.get("guest") is not None:
+    if manifest["kind"] == "VirtualMachine" and "instancetype" in manifest["spec"]:
+        vcpus, size = sizes_of_instancetype(manifest)
+    elif memory.get("guest") is not None:
         size = memory["guest"]
     elif "memory" in limits and "memory" not in requests:
         size = limits["memory"]
@@ -138,7 +163,7 @@ def test_the_corpus_is_every_vm_and_vmi_of_kubevirts_examples():
 def test_each_example_converts_or_fails_for_a_documented_reason(name, warnings):
     manifest = load(name)
     try:
-        entries = kubevirt_vm_to_rt_domain(manifest)
+        entries = kubevirt_vm_to_rt_domain(manifest, instancetypes=instancetypes())
     except AnsibleFilterError as error:
         reasons = [reason for reason in documented_reasons() if reason in str(error)]
         assert reasons, "%s fails for a reason the documentation does not list: %s" % (name, error)

@@ -153,7 +153,8 @@ def test_pod_networks_features_and_unknown_fields_are_named():
 
 def test_a_custom_model_and_a_realtime_mask():
     entry = convert(vmi({"cpu": {"model": "Skylake-Server", "cores": 4, "dedicatedCpuPlacement": True,
-                                 "realtime": {"mask": "1-3"}}}))[0]
+                                 "realtime": {"mask": "1-3"}, "numa": {"guestMappingPassthrough": {}}},
+                         "memory": {"guest": "4Gi", "hugepages": {"pageSize": "1Gi"}}}))[0]
     assert entry["cpu"]["mode"] == "custom" and entry["cpu"]["model"] == "Skylake-Server"
     assert entry["realtime"] == {"mask": "1-3"} and entry["cpus"] == "auto"
 
@@ -162,6 +163,10 @@ def test_a_custom_model_and_a_realtime_mask():
     ({"kind": "Pod", "apiVersion": "v1"}, "kind='Pod': not a KubeVirt VirtualMachine"),
     (dict(vmi({}), apiVersion="v1"), "apiVersion='v1': not a KubeVirt API version"),
     (vmi({"cpu": {"cores": "two"}}), "spec.domain.cpu.cores='two': must be a whole number, 1 or more"),
+    (vmi({"cpu": {"dedicatedCpuPlacement": True, "realtime": {}}}),
+     "spec.domain.cpu.realtime={}: needs numa.guestMappingPassthrough (KubeVirt refuses it too)"),
+    (vmi({"cpu": {"dedicatedCpuPlacement": True, "numa": {"guestMappingPassthrough": {}}}}),
+     "spec.domain.cpu.numa.guestMappingPassthrough={}: needs memory.hugepages (KubeVirt refuses it too)"),
     (vmi({"cpu": {"cores": True}}), "spec.domain.cpu.cores=True: must be a whole number"),
     (vmi({"memory": {"guest": "lots"}}), "spec.domain.memory.guest='lots': not a Kubernetes quantity"),
     (vmi({"memory": {"guest": "4GB"}}), "spec.domain.memory.guest='4GB': not a Kubernetes quantity"),
