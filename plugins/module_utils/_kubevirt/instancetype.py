@@ -63,8 +63,15 @@ def catalog(manifests):
     if not isinstance(items, list):
         _fail("instancetypes", manifests, "must be a list of manifests",
               "pass the instancetype and preference manifests as a list (from_yaml_all)")
+    listed = []
     for index, manifest in enumerate(items):
-        where = "instancetypes[%d]" % index
+        if isinstance(manifest, dict) and manifest.get("kind") == "List":
+            # what 'kubectl get ... -o yaml' prints: a v1 List of the objects
+            listed += [("instancetypes[%d].items[%d]" % (index, number), item)
+                       for number, item in enumerate(manifest.get("items") or [])]
+        else:
+            listed.append(("instancetypes[%d]" % index, manifest))
+    for where, manifest in listed:
         if manifest is None:
             continue  # an empty YAML document
         manifest = _dict(where, manifest)
@@ -152,8 +159,9 @@ def _conflicts(instancetype, vmi, domain):
     if vmi.get("schedulerName") and instancetype.get("schedulerName"):
         found.append(base + ".schedulerName")
     it_cpu, it_memory = instancetype.get("cpu") or {}, instancetype.get("memory") or {}
-    found += ["%s.domain.resources.%s.cpu" % (base, side) for side, values in (("requests", requests),
-                                                                                ("limits", limits)) if "cpu" in values]
+    for side, values in (("requests", requests), ("limits", limits)):
+        if "cpu" in values:
+            found.append("%s.domain.resources.%s.cpu" % (base, side))
     found += ["%s.domain.cpu.%s" % (base, key) for key in ("sockets", "cores", "threads") if _set(cpu, key)]
     found += ["%s.domain.cpu.%s" % (base, theirs) for theirs, ours in CPU_FIELDS
               if _set(cpu, ours) and it_cpu.get(theirs) is not None]

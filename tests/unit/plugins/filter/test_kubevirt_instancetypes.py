@@ -63,9 +63,9 @@ def warnings(monkeypatch):
     return said
 
 
-def refused(manifest, instancetypes=COMMON):
+def refused(manifest, instancetypes=None):
     with pytest.raises(AnsibleFilterError) as error:
-        kubevirt_vm_to_rt_domain(manifest, instancetypes=instancetypes)
+        kubevirt_vm_to_rt_domain(manifest, instancetypes=COMMON if instancetypes is None else instancetypes)
     assert "Fix: " in str(error.value)
     return str(error.value)
 
@@ -148,9 +148,8 @@ def test_fields_the_instancetype_sets_too_are_refused_as_kubevirt_refuses_them(d
 
 
 def test_what_both_may_set_is_no_conflict_when_the_vm_leaves_it_unset(warnings):
-    entry = kubevirt_vm_to_rt_domain(vm("u1.medium", domain={"cpu": {"dedicatedCpuPlacement": True,
-                                                                      "model": "host-passthrough"}}),
-                                     instancetypes=COMMON)[0]
+    domain = {"cpu": {"dedicatedCpuPlacement": True, "model": "host-passthrough"}}
+    entry = kubevirt_vm_to_rt_domain(vm("u1.medium", domain=domain), instancetypes=COMMON)[0]
     assert entry["cpus"] == "auto" and entry["cpu"]["mode"] == "host-passthrough"
 
 
@@ -180,8 +179,8 @@ def test_a_preference_the_instancetype_does_not_meet_is_refused(warnings):
 def test_a_spread_the_vcpus_do_not_divide_is_refused(warnings):
     types = [{"apiVersion": "instancetype.kubevirt.io/v1beta1", "kind": "VirtualMachineClusterInstancetype",
               "metadata": {"name": "six"}, "spec": {"cpu": {"guest": 6}, "memory": {"guest": "8Gi"}}}]
-    assert "6 vCPUs provided by the instance type are not divisible" in refused(vm("six", "rhel.9.realtime"),
-                                                                               types + COMMON)
+    message = refused(vm("six", "rhel.9.realtime"), types + COMMON)
+    assert "6 vCPUs provided by the instance type are not divisible" in message
 
 
 @pytest.mark.parametrize("instancetypes, message", [
