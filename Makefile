@@ -26,7 +26,7 @@ ifeq ($(filter $(COVERAGE_CALLBACK),$(subst $(comma), ,$(ANSIBLE_CALLBACKS_ENABL
 export ANSIBLE_CALLBACKS_ENABLED := $(if $(ANSIBLE_CALLBACKS_ENABLED),$(ANSIBLE_CALLBACKS_ENABLED)$(comma))$(COVERAGE_CALLBACK)
 endif
 
-.PHONY: help setup host venv collection services demo demo-clean test lint imports sanity units matrix integration molecule lab build-check bench clean coverage coverage-clean release docs
+.PHONY: help setup host venv collection services demo demo-clean test lint imports sanity units matrix integration molecule lab build-check bench bench-smoke clean coverage coverage-clean release docs
 
 help:
 	@echo "make demo         set up this machine, then run playbooks/site.yml on localhost"
@@ -150,6 +150,12 @@ coverage: venv
 
 bench: setup
 	@for bench in tests/bench/bench_*.py; do echo "=== $$bench"; $(BIN)/python "$$bench" || exit 1; done
+
+# The fleet benchmarks' small form, a stage of make test: a few hosts, what
+# they show and refuse checked, their timing reported without targets.
+bench-smoke: venv collection
+	$(BIN)/python tests/bench/bench_fleet.py --hosts 10 --no-probe --smoke
+	$(BIN)/python tests/bench/bench_fleet_page.py --hosts 5 --smoke
 
 clean:
 	rm -rf .cache tests/output build dist realtime-virt-*.tar.gz

@@ -126,7 +126,7 @@ lab_start=$(date +%s)
 echo "make test: the lab scenario runs in the background (output: $lab_out)"
 
 stage demo-clean
-for name in lint imports sanity units matrix build-check docs; do
+for name in lint imports sanity units bench-smoke matrix build-check docs; do
     stage "$name"
 done
 

@@ -2,11 +2,14 @@
 # Copyright: realtime.virt contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Filters of the rt_validate role: checks, cyclictest parsing, the report, and its HTML, JUnit and Prometheus forms."""
+"""Filters of the rt_validate role: checks, cyclictest parsing, the report, its HTML, JUnit and Prometheus forms,
+and the history of runs."""
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
+
+import json
 
 from ansible.errors import AnsibleFilterError
 
@@ -17,6 +20,8 @@ from ansible_collections.realtime.virt.plugins.module_utils._validate.cyclictest
 from ansible_collections.realtime.virt.plugins.module_utils._validate.drift import drift_checks
 from ansible_collections.realtime.virt.plugins.module_utils._validate.duration import WAIT_GRACE_S, format_duration, parse_duration
 from ansible_collections.realtime.virt.plugins.module_utils._validate.guests import guest_check, guest_state, plan_guests
+from ansible_collections.realtime.virt.plugins.module_utils._validate.history import (
+    DEFAULT_FACTOR, DEFAULT_KEEP, check_factor, check_history, regressions, update_history)
 from ansible_collections.realtime.virt.plugins.module_utils._validate.html import render_html
 from ansible_collections.realtime.virt.plugins.module_utils._validate.hwlat import hwlat_check, hwlat_tracer, parse_hwlat
 from ansible_collections.realtime.virt.plugins.module_utils._validate.isolation import isolation_checks
@@ -184,8 +189,44 @@ def rt_validate_drift_checks(applied, rt_node, sysctls=None, kernel_args=None, r
         raise AnsibleFilterError("%s: %s" % (name, exc))
 
 
+def _parsed_reports(reports, name):
+    """``reports`` with each JSON text (a report file's content, as lookup('file') reads it) parsed.
+
+    A fleet's reports are large: read from files as text, they reach the
+    filter without ansible-core's per-item cost of passing containers.
+    """
+    if not isinstance(reports, list) or not any(isinstance(r, str) for r in reports):
+        return reports
+    parsed = []
+    for index, report in enumerate(reports):
+        if isinstance(report, str):
+            try:
+                report = json.loads(report)
+            except ValueError as exc:
+                raise AnsibleFilterError("%s: report %d is not JSON (%s): %r. Fix: give the files rt_validate wrote "
+                                         "(rt_validate_report_path, fetched to the report directory)"
+                                         % (name, index, exc, report[:60]))
+        parsed.append(report)
+    return parsed
+
+
+def _history(history, name):
+    """The history as a mapping: history.json's text (as lookup('file') reads it; empty: none yet) is parsed."""
+    if not isinstance(history, str):
+        return history
+    if not history.strip():
+        return {}
+    try:
+        return json.loads(history)
+    except ValueError as exc:
+        raise AnsibleFilterError("%s: history=%r...: not JSON (%s). Fix: give the content of "
+                                 "<rt_validate_report_root>/history.json as rt_validate_history wrote it, or move "
+                                 "a damaged file aside to start a new history" % (name, history[:40], exc))
+
+
 def _host_reports(reports, name):
     """``reports`` when it is a list of rt_validate JSON reports, else an AnsibleFilterError saying what to give."""
+    reports = _parsed_reports(reports, name)
     if not isinstance(reports, list) or not all(isinstance(r, dict) for r in reports):
         raise AnsibleFilterError("%s: expected a list of rt_validate JSON reports (one mapping per host), got %s"
                                  % (name, type(reports).__name__))
@@ -197,10 +238,39 @@ def _host_reports(reports, name):
     return reports
 
 
-def rt_validate_html(reports, title="rt_validate fleet report", generated=""):
-    """One self-contained HTML page (fleet table, checks, SVG histograms) for the JSON reports of many hosts."""
-    _host_reports(reports, "rt_validate_html")
-    return render_html(reports, title=str(title), generated=str(generated or ""))
+def rt_validate_html(reports, title="rt_validate fleet report", generated="", history=None,
+                     regression_factor=DEFAULT_FACTOR):
+    """One self-contained HTML page (summary, what got worse, fleet table, folded hosts) for many hosts' reports."""
+    name = "rt_validate_html"
+    reports = _host_reports(reports, name)
+    try:
+        factor = check_factor(regression_factor, "regression_factor")
+        past = check_history(_history(history, name)) if history is not None else None
+    except OptionError as exc:
+        raise AnsibleFilterError("%s: %s" % (name, exc))
+    return render_html(reports, title=str(title), generated=str(generated or ""), history=past, factor=factor)
+
+
+def rt_validate_history(history, reports, run, time="", keep=DEFAULT_KEEP):
+    """The history of runs (history.json) with this run's reports appended, the last ``keep`` runs per host."""
+    name = "rt_validate_history"
+    reports = _host_reports(reports, name)
+    try:
+        return update_history(_history(history, name), reports, run, time=str(time or ""), keep=keep)
+    except OptionError as exc:
+        raise AnsibleFilterError("%s: %s" % (name, exc))
+
+
+def rt_validate_regressions(history, hosts=None, regression_factor=DEFAULT_FACTOR):
+    """What got worse between each host's previous run and its last one in the history (of ``hosts``)."""
+    name = "rt_validate_regressions"
+    if hosts is not None and (not isinstance(hosts, list) or not all(isinstance(h, str) for h in hosts)):
+        raise AnsibleFilterError("%s: hosts=%r is not a list of host names. Fix: give ansible_play_hosts, or leave "
+                                 "it out for every host of the history" % (name, hosts))
+    try:
+        return regressions(_history(history, name), hosts, check_factor(regression_factor, "regression_factor"))
+    except OptionError as exc:
+        raise AnsibleFilterError("%s: %s" % (name, exc))
 
 
 def rt_validate_prometheus(report, time):
@@ -218,7 +288,7 @@ def rt_validate_prometheus(report, time):
 
 def rt_validate_junit(reports, name="rt_validate", timestamp=""):
     """JUnit XML of the checks of many hosts: one testsuite per host, one testcase per check."""
-    _host_reports(reports, "rt_validate_junit")
+    reports = _host_reports(reports, "rt_validate_junit")
     return render_junit(reports, name=str(name), timestamp=str(timestamp or ""))
 
 
@@ -249,6 +319,8 @@ class FilterModule(object):
             "rt_validate_isolation_checks": rt_validate_isolation_checks,
             "rt_validate_drift_checks": rt_validate_drift_checks,
             "rt_validate_html": rt_validate_html,
+            "rt_validate_history": rt_validate_history,
+            "rt_validate_regressions": rt_validate_regressions,
             "rt_validate_prometheus": rt_validate_prometheus,
             "rt_validate_junit": rt_validate_junit,
             "rt_validate_duration": rt_validate_duration,

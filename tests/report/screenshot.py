@@ -20,7 +20,7 @@ import sys
 from PIL import Image
 
 WIDTH, HEIGHT = 1280, 1600
-# The first series colour and the threshold colour of plugins/module_utils/_validate/html.py.
+# The first series colour and the threshold colour of plugins/module_utils/_validate/svg.py.
 BAR = (0x1F, 0x6F, 0xB4)
 THRESHOLD = (0xB7, 0x1C, 0x1C)
 

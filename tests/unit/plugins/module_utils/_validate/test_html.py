@@ -2,13 +2,20 @@
 # Copyright: realtime.virt contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The fleet report page, parsed back with lxml and checked against literal inputs."""
+"""The fleet report page, parsed back with lxml and checked against literal inputs.
+
+A plot draws what ``<use>`` refers to (its axes and threshold, drawn once
+per page in the hidden ``svg.defs``) and its bars as one path on the pixel
+grid; :func:`drawn` lists what a plot shows, :func:`columns` its bars.
+"""
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import importlib.util
 import os
+import re
 
 import lxml.html
 import pytest
@@ -20,6 +27,11 @@ from ansible_collections.realtime.virt.plugins.module_utils._validate.cyclictest
 from ansible_collections.realtime.virt.plugins.module_utils._validate.html import percentile, render_html
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "..", "fixtures", "cyclictest")
+# The reader of tests/report, which the integration target and the molecule scenario run on a real page.
+_SPEC = importlib.util.spec_from_file_location(
+    "read_page", os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "report", "read_page.py"))
+read_page = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(read_page)
 
 
 def measurement(subject, histogram, threshold=40, status="pass", overflows=0, kind="host"):
@@ -45,6 +57,37 @@ def page(reports):
 
 def svg_number(element, name):
     return float(element.get(name))
+
+
+def drawn(root, svg):
+    """The elements a plot draws: its own, and those of what its ``<use>`` elements refer to."""
+    out = []
+    for element in svg.iter():
+        out.append(element)
+        if element.tag == "use" and element.get("href", "").startswith("#rtv-"):
+            out.extend(root.xpath('//*[@id="%s"]' % element.get("href")[1:])[0].iter())
+    return out
+
+
+def first(root, svg, tag, cls=None):
+    return [e for e in drawn(root, svg) if e.tag == tag and (cls is None or e.get("class") == cls)][0]
+
+
+def columns(svg):
+    """The bars of a histogram as ``(left, right, top)``, adjacent pixels of one height as one column."""
+    pixels = read_page.drawn(svg.xpath('.//*[@class="bars"]/@d')[0])
+    out = []
+    for px in sorted(pixels):
+        if out and out[-1][1] == px and out[-1][2] == pixels[px]:
+            out[-1][1] = px + 1
+        else:
+            out.append([px, px + 1, pixels[px]])
+    return [tuple(c) for c in out]
+
+
+def x_range(svg):
+    """The x axis's end (us) a plot uses (the id of its x axis, rtv-x<end>)."""
+    return int(re.match(r"#rtv-x(\d+)$", [h for h in svg.xpath("./use/@href") if h.startswith("#rtv-x")][0]).group(1))
 
 
 class TestPercentile:
@@ -96,7 +139,8 @@ class TestFleetTable:
     def test_a_host_without_measurements_still_gets_a_row(self):
         root = page([report("quiet")])
         assert len(root.xpath('//table[@class="fleet"]/tbody/tr')) == 1
-        assert not root.xpath("//svg")
+        # only the summary's bar of verdicts: no plot, and no axes for plots
+        assert root.xpath("//svg/@class") == ["verdicts"]
 
 
 class TestHistograms:
@@ -105,50 +149,62 @@ class TestHistograms:
                                    measurement("probe guest", [[4, 100]], kind="probe")])])
         svgs = root.xpath('//svg[@class="histogram"]')
         assert [s.get("data-subject") for s in svgs] == ["host", "probe guest"]
-        assert [b.get("data-us") for b in svgs[0].xpath('.//rect[@class="bar"]')] == ["2", "8"]
-        assert [b.get("data-count") for b in svgs[1].xpath('.//rect[@class="bar"]')] == ["100"]
+        # x axis 0-10 us over the 568 units from x 56: a bucket L spans 56 + 56.8 L to 56 + 56.8 (L + 1);
+        # y axis two decades over 162 units down to y 180: count 5 tops at 180 - 81 (log10(5) + 1) = 42.4
+        assert x_range(svgs[0]) == 10
+        assert columns(svgs[0]) == [(170, 226, 42), (510, 567, 99)]
+        assert len(columns(svgs[1])) == 1
 
     def test_bars_of_a_real_cyclictest_histogram(self):
         with open(os.path.join(FIXTURES, "host-2threads.txt")) as handle:
             text = handle.read()
-        # Independent count: histogram lines whose per-thread counts are not all zero.
+        # Independent count: histogram lines whose per-thread counts are not all zero, summed over threads.
         expected = []
         for line in text.splitlines():
             fields = line.split()
             if fields and fields[0].isdigit() and any(int(f) for f in fields[1:]):
-                expected.append(str(int(fields[0])))
-        root = page([report("h1", [{"subject": "host", "status": "pass", "threshold_us": 40,
-                                    "cyclictest": parse_cyclictest(text)}])])
-        assert [b.get("data-us") for b in root.xpath('//rect[@class="bar"]')] == expected
+                expected.append([int(fields[0]), sum(int(f) for f in fields[1:])])
+        item = {"subject": "host", "status": "pass", "threshold_us": 40, "cyclictest": parse_cyclictest(text)}
+        root = page([report("h1", [item])])
+        svg = root.xpath('//svg[@class="histogram"]')[0]
+        # the drawing is exactly these buckets (tests/report/read_page.py checks every pixel column)
+        assert read_page.bars(root, svg, {"cyclictest": {"histogram": expected}}) == expected
+        assert read_page.bars(root, svg, {"cyclictest": {"histogram": expected[:-1]}}) != expected[:-1]
 
     def test_threshold_line_at_the_configured_value_between_the_bars_around_it(self):
         root = page([report("h1", [measurement("host", [[10, 5], [50, 5]], threshold=40)])])
-        line = root.xpath('//line[@class="threshold"]')[0]
-        assert line.get("data-us") == "40"
-        bars = root.xpath('//rect[@class="bar"]')
-        assert svg_number(bars[0], "x") < svg_number(line, "x1") < svg_number(bars[1], "x")
+        svg = root.xpath('//svg[@class="histogram"]')[0]
+        use = svg.xpath('.//*[@class="threshold"]')[0]
+        assert use.get("data-us") == "40"
+        line = first(root, svg, "line", "tline")
+        bars = columns(svg)
+        assert bars[0][0] < svg_number(line, "x1") < bars[1][0]
         # 40 us sits three quarters of the way from the 10 us bar to the 50 us bar (linear x axis).
-        ratio = (svg_number(line, "x1") - svg_number(bars[0], "x")) / (svg_number(bars[1], "x") - svg_number(bars[0], "x"))
+        ratio = (svg_number(line, "x1") - bars[0][0]) / float(bars[1][0] - bars[0][0])
         assert ratio == pytest.approx(0.75, abs=0.01)
 
     def test_a_threshold_far_above_the_data_is_drawn_at_the_edge_and_the_bars_keep_their_width(self):
         root = page([report("h1", [measurement("host", [[10, 5], [50, 5]], threshold=1000000)])])
-        line = root.xpath('//line[@class="threshold"]')[0]
-        assert line.get("data-us") == "1000000"
-        assert line.get("data-beyond-axis") == "true"
-        bars = root.xpath('//rect[@class="bar"]')
-        frame = root.xpath('//svg[@class="histogram"]/rect')[0]
+        svg = root.xpath('//svg[@class="histogram"]')[0]
+        use = svg.xpath('.//*[@class="threshold"]')[0]
+        assert use.get("data-us") == "1000000"
+        assert use.get("data-beyond-axis") == "true"
+        line = first(root, svg, "line", "tline")
+        bars = columns(svg)
+        frame = first(root, svg, "rect", "frame")
         right_edge = svg_number(frame, "x") + svg_number(frame, "width")
         assert svg_number(line, "x1") == pytest.approx(right_edge)
         # the 50 us bar sits near the right of the plot, not squeezed against the y axis
-        assert svg_number(bars[1], "x") > svg_number(frame, "x") + 0.8 * svg_number(frame, "width")
-        assert "beyond the axis" in root.xpath('//svg[@class="histogram"]')[0].text_content()
+        assert bars[1][0] > svg_number(frame, "x") + 0.8 * svg_number(frame, "width")
+        assert "beyond the axis" in "".join(e.text or "" for e in drawn(root, svg))
 
     def test_axis_ticks_are_round_numbers(self):
         root = page([report("h1", [measurement("host", [[900, 5]], threshold=40)])])
-        labels = [t.text for t in root.xpath('//svg[@class="histogram"]/*[local-name()="text"]')
-                  if t.text and t.text.isdigit()]
+        svg = root.xpath('//svg[@class="histogram"]')[0]
+        labels = [t.text for t in drawn(root, svg) if t.tag == "text" and t.text and t.text.isdigit()]
         assert labels == ["0", "100", "200", "300", "400", "500", "600", "700", "800", "900"]
+        # the axis ends at 950 us (5 % beyond the 901 us bucket's end, up to half a tick step)
+        assert x_range(svg) == 950
 
     def test_a_percentile_among_the_overflows_is_shown_as_above_the_histogram(self):
         root = page([report("h1", [measurement("host", [[3, 900], [998, 50]], overflows=50)])])
@@ -156,18 +212,28 @@ class TestHistograms:
         # 1000 samples, 50 beyond the histogram: the 999th is one of them, above the 998 us bucket
         assert "998 us / 3 us / > 998 us" in row
 
-    def test_counts_are_on_a_log_axis(self):
-        root = page([report("h1", [measurement("host", [[1, 10], [2, 100], [3, 1000]])])])
-        heights = [svg_number(b, "height") for b in root.xpath('//rect[@class="bar"]')]
+    @pytest.mark.parametrize("counts, slack", [
+        # three decades over 162 units: a decade is 54 units, whole pixels
+        ((1, 10, 100), 0),
+        # four decades: 40.5 units, a top rounded to the pixel grid
+        ((10, 100, 1000), 1),
+    ])
+    def test_counts_are_on_a_log_axis(self, counts, slack):
+        root = page([report("h1", [measurement("host", [[1, counts[0]], [3, counts[1]], [5, counts[2]]])])])
+        heights = [180 - top for _left, _right, top in columns(root.xpath('//svg[@class="histogram"]')[0])]
         # Each tenfold count adds the same height.
-        assert heights[1] - heights[0] == pytest.approx(heights[2] - heights[1], rel=1e-3)
+        assert abs((heights[1] - heights[0]) - (heights[2] - heights[1])) <= slack
         assert heights[0] > 0
+        assert heights[2] == 162
 
     def test_overlay_only_where_two_histograms_were_measured(self):
         two = page([report("h1", [measurement("host", [[2, 5]]), measurement("guest vm1", [[6, 5]], kind="guest")])])
         overlay = two.xpath('//svg[@class="overlay"]')
         assert len(overlay) == 1
-        assert [p.get("data-subject") for p in overlay[0].xpath('.//polyline')] == ["host", "guest vm1"]
+        series = overlay[0].xpath('.//*[@data-subject]')
+        assert [p.get("data-subject") for p in series] == ["host", "guest vm1"]
+        # each series is the bars of that measurement's histogram
+        assert [p.get("href") for p in series] == ["#" + i for i in two.xpath('//svg[@class="histogram"]//path/@id')]
         one = page([report("h1", [measurement("host", [[2, 5]]), measurement("probe", [], status="warn")])])
         assert not one.xpath('//svg[@class="overlay"]')
         assert len(one.xpath('//svg[@class="histogram"]')) == 2
@@ -181,14 +247,14 @@ class TestHistograms:
         assert [s.text for s in cell.xpath('.//span')] == ["BASELINE", "WARN"]
         assert cell.xpath('.//span')[0].get("class") == "baseline"
         overlay = root.xpath('//svg[@class="overlay"]')
-        assert [p.get("data-subject") for p in overlay[0].xpath('.//polyline')] == ["probe untuned", "probe"]
+        assert [p.get("data-subject") for p in overlay[0].xpath('.//*[@data-subject]')] == ["probe untuned", "probe"]
 
     def test_a_run_with_no_histogram_says_why(self):
         item = {"subject": "probe", "status": "warn", "threshold_us": 40,
                 "cyclictest": {"max_us": None, "histogram": [], "error": "no 'Max Latencies' line"}}
         root = page([report("h1", [item])])
         svg = root.xpath('//svg[@class="histogram"]')[0]
-        assert not svg.xpath('.//rect[@class="bar"]')
+        assert not svg.xpath('.//*[@class="bars"]')
         assert "no 'Max Latencies' line" in svg.text_content()
 
 
@@ -259,9 +325,11 @@ class TestSafety:
         marks = root.xpath('//table[@class="checks"]//span[@class="accepted"]')
         assert len(marks) == 1
         assert marks[0].get("title") == "accepted (rt_validate_accept): host: tuned-adm verify failed <rc 1>"
-        # the fleet table counts it as the warning it is, and the host passes
+        # the fleet table counts it as the warning it is: the host passes, with a warning
         assert [c.text_content() for c in root.xpath('//table[@class="fleet"]/tbody/tr/td')][1:7] == [
-            "PASS", "\u2013", "1", "0", "2", "0"]
+            "WARN", "\u2013", "1", "0", "2", "0"]
+        row = root.xpath('//table[@class="fleet"]/tbody/tr')[0]
+        assert (row.get("data-verdict"), row.get("data-passed")) == ("warn", "true")
 
     def test_render_is_the_same_for_the_same_input(self):
         reports = [report("a", [measurement("host", [[3, 4]])])]
