@@ -444,7 +444,7 @@ def met(ok):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", maxsplit=1)[0])
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--hosts", type=int, help="one run of this many hosts")
     group.add_argument("--sizes", default=",".join(str(n) for n in SIZES), help="fleet sizes, comma separated (50,200,500)")
