@@ -31,6 +31,7 @@ author:
   - realtime.virt contributors (!UNKNOWN)
 extends_documentation_fragment:
   - realtime.virt.attributes
+  - realtime.virt.host_root
 options:
   pages:
     description:
@@ -75,11 +76,6 @@ options:
     type: bool
     default: false
     version_added: 0.2.0
-  root:
-    description:
-      - Directory that stands for C(/) of the host (tests use a copy of C(/sys)).
-    type: path
-    default: /
 notes:
   - 1G pages rarely allocate at runtime on a host that has run for a while;
     reserve them at boot with C(hugepagesz=1G hugepages=N) (the
@@ -159,6 +155,7 @@ msg:
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import ApplyError, OptionError
+from ansible_collections.realtime.virt.plugins.module_utils._common.options import root_argument_spec
 from ansible_collections.realtime.virt.plugins.module_utils._hugepages.apply import (
     HugepageAllocator,
     describe,
@@ -171,6 +168,7 @@ from ansible_collections.realtime.virt.plugins.module_utils._hugepages.apply imp
 def main():
     module = AnsibleModule(
         argument_spec=dict(
+            root_argument_spec(),
             pages=dict(type="list", elements="dict", required=True, options=dict(
                 size=dict(type="str", required=True),
                 count=dict(type="int", required=True),
@@ -180,7 +178,6 @@ def main():
             delay=dict(type="float", default=1.0),
             compact=dict(type="bool", default=True),
             keep_in_use=dict(type="bool", default=False),
-            root=dict(type="path", default="/"),
         ),
         supports_check_mode=True,
     )

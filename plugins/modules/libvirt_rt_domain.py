@@ -738,7 +738,7 @@ vcpu_threads:
 
 import traceback
 
-from ansible.module_utils.basic import AnsibleModule, missing_required_lib
+from ansible.module_utils.basic import AnsibleModule
 
 LIB_IMPORT_ERROR = None
 try:
@@ -747,24 +747,21 @@ try:
 except ImportError:
     LIB_IMPORT_ERROR = traceback.format_exc()
 
-from ansible_collections.realtime.virt.plugins.module_utils._common.errors import RealtimeVirtError
+from ansible_collections.realtime.virt.plugins.module_utils._common.runner import require_libraries, run_result
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.options import argument_spec
 
 
 def main():
     module = AnsibleModule(argument_spec=argument_spec(), supports_check_mode=True)
-    if LIB_IMPORT_ERROR is not None:
-        module.fail_json(msg=missing_required_lib("libvirt-python and lxml"), exception=LIB_IMPORT_ERROR)
+    require_libraries(module, "libvirt-python and lxml", LIB_IMPORT_ERROR)
 
     from ansible_collections.realtime.virt.plugins.module_utils._libvirt.manager import DomainManager
 
-    manager = DomainManager(module.params, check_mode=module.check_mode, diff=module._diff)
-    try:
-        result = manager.run()
-    except RealtimeVirtError as error:
-        module.fail_json(msg="domain %s: %s" % (module.params["name"], error), name=module.params["name"],
-                         element=getattr(error, "element", None), option=getattr(error, "option", None))
-    module.exit_json(**result)
+    name = module.params["name"]
+    run_result(module, "domain %s" % name,
+               lambda: DomainManager(module.params, check_mode=module.check_mode, diff=module._diff),
+               details=lambda error: dict(name=name, element=getattr(error, "element", None),
+                                          option=getattr(error, "option", None)))
 
 
 if __name__ == "__main__":

@@ -167,7 +167,7 @@ except ImportError:
     libvirt = None
     LIB_IMPORT_ERROR = traceback.format_exc()
 
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt.manager import is_local
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.uri import is_local
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import HostError
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.observe import DomainObserver
 

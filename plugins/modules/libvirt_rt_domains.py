@@ -360,7 +360,7 @@ diff:
 
 import traceback
 
-from ansible.module_utils.basic import AnsibleModule, missing_required_lib
+from ansible.module_utils.basic import AnsibleModule
 
 LIB_IMPORT_ERROR = None
 try:
@@ -369,7 +369,7 @@ try:
 except ImportError:
     LIB_IMPORT_ERROR = traceback.format_exc()
 
-from ansible_collections.realtime.virt.plugins.module_utils._common.errors import RealtimeVirtError
+from ansible_collections.realtime.virt.plugins.module_utils._common.runner import require_libraries, run_result
 
 
 def argument_spec():
@@ -389,22 +389,12 @@ def argument_spec():
 
 def main():
     module = AnsibleModule(argument_spec=argument_spec(), supports_check_mode=True)
-    if LIB_IMPORT_ERROR is not None:
-        module.fail_json(msg=missing_required_lib("libvirt-python and lxml"), exception=LIB_IMPORT_ERROR)
+    require_libraries(module, "libvirt-python and lxml", LIB_IMPORT_ERROR)
 
     from ansible_collections.realtime.virt.plugins.module_utils._libvirt.batch import BatchManager
 
-    manager = BatchManager(module.params, check_mode=module.check_mode, diff=module._diff)
-    try:
-        result = manager.run()
-    except RealtimeVirtError as error:
-        module.fail_json(msg="libvirt_rt_domains: %s" % error, option=getattr(error, "option", None))
-    for warning in result.pop("warnings"):
-        module.warn(warning)
-    if result.pop("failed"):
-        msg = result.pop("msg")
-        module.fail_json(msg="libvirt_rt_domains: %s" % msg, **result)
-    module.exit_json(**result)
+    run_result(module, "libvirt_rt_domains",
+               lambda: BatchManager(module.params, check_mode=module.check_mode, diff=module._diff))
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ author:
   - realtime.virt contributors (!UNKNOWN)
 extends_documentation_fragment:
   - realtime.virt.attributes
+  - realtime.virt.host_root
 options:
   pf:
     description:
@@ -46,12 +47,6 @@ options:
         given (lower case, spaces removed).
     type: str
     required: true
-  root:
-    description:
-      - Directory that stands for C(/) of the host whose C(/sys) is read and written. Meant
-        for tests against a fake sysfs tree; leave it at V(/) on real hosts.
-    type: path
-    default: /
 notes:
   - The PF's driver (C(qat_4xxx) or C(qat_420xx)) must be bound; without it there is no
     C(qat/) directory and the module fails saying so.
@@ -133,6 +128,7 @@ vfs_removed:
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.realtime.virt.plugins.module_utils._common.options import root_argument_spec
 from ansible_collections.realtime.virt.plugins.module_utils._common.runner import run_manager
 from ansible_collections.realtime.virt.plugins.module_utils._qat.services import QatServices
 
@@ -140,9 +136,9 @@ from ansible_collections.realtime.virt.plugins.module_utils._qat.services import
 def main():
     module = AnsibleModule(
         argument_spec=dict(
+            root_argument_spec(),
             pf=dict(type="str", required=True),
             services=dict(type="str", required=True),
-            root=dict(type="path", default="/"),
         ),
         supports_check_mode=True,
     )

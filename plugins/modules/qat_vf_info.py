@@ -31,14 +31,7 @@ author:
   - realtime.virt contributors (!UNKNOWN)
 extends_documentation_fragment:
   - realtime.virt.attributes.info
-options:
-  root:
-    description:
-      - Directory that stands for C(/) of the host to read.
-      - C(/sys/bus/pci/devices) is read as O(root)C(/sys/bus/pci/devices).
-      - Must be an existing directory.
-    type: path
-    default: /
+  - realtime.virt.host_root
 notes:
   - Sysfs shows PCI driver names without the C(qat_) prefix of the kernel modules
     (driver C(4xxx) comes from module C(qat_4xxx), C(c6xx) from C(qat_c62x)).
@@ -282,13 +275,14 @@ assignable_vfs:
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.realtime.virt.plugins.module_utils._common.options import root_argument_spec
 from ansible_collections.realtime.virt.plugins.module_utils._common.runner import exit_read
 from ansible_collections.realtime.virt.plugins.module_utils._qat.gather import gather_qat
 
 
 def main():
     module = AnsibleModule(
-        argument_spec=dict(root=dict(type="path", default="/")),
+        argument_spec=root_argument_spec(),
         supports_check_mode=True,
     )
     exit_read(module, "qat_vf_info", gather_qat)

@@ -36,12 +36,8 @@ author:
   - realtime.virt contributors (!UNKNOWN)
 extends_documentation_fragment:
   - realtime.virt.attributes.info
+  - realtime.virt.host_root
 options:
-  root:
-    description:
-      - Directory that stands for C(/) of the host to read (a test tree); the live host by default.
-    type: path
-    default: /
   uri:
     description:
       - libvirt connection of the domains already defined, as C(realtime.virt.rt_domain)'s C(rt_domain_uri).
@@ -241,8 +237,9 @@ problems:
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import RealtimeVirtError
+from ansible_collections.realtime.virt.plugins.module_utils._common.options import root_argument_spec
 from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt.manager import is_local
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.uri import is_local
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.observe import DomainObserver
 from ansible_collections.realtime.virt.plugins.module_utils._node.gather import gather_node_facts
 from ansible_collections.realtime.virt.plugins.module_utils._qat.gather import gather_qat
@@ -260,7 +257,7 @@ def _stage(**suboptions):
 
 def argument_spec():
     return dict(
-        root=dict(type="path", default="/"),
+        root_argument_spec(),
         uri=dict(type="str", default="qemu:///system"),
         rt_host=_stage(isolated_cpus=dict(type="raw", default="auto"), iommu=dict(type="bool", default=False),
                        kernel_args_extra=dict(type="list", elements="str", default=[]),

@@ -39,12 +39,8 @@ author:
   - realtime.virt contributors (!UNKNOWN)
 extends_documentation_fragment:
   - realtime.virt.attributes.info
+  - realtime.virt.host_root
 options:
-  root:
-    description:
-      - Directory that stands for C(/) of the host to read; must exist.
-    type: path
-    default: /
   sysctls:
     description: Sysctl names (dotted, as C(sysctl) prints them) to read.
     type: list
@@ -211,22 +207,17 @@ applied:
       returned: always
 """
 
-import os
-
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.realtime.virt.plugins.module_utils._common.errors import HostError, RealtimeVirtError
-from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import RealtimeVirtError
+from ansible_collections.realtime.virt.plugins.module_utils._common.options import root_argument_spec
+from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader, checked_root
 from ansible_collections.realtime.virt.plugins.module_utils._node import applied, isolation, parsing, tuned
 
 
 def read(params):
     """``(result, warnings)`` for the module's parameters."""
-    root = params["root"]
-    if not isinstance(root, str) or not os.path.isdir(root):
-        raise HostError("root=%r is not a directory" % (root,),
-                        "give the top of a host tree (the directory that holds proc/ and sys/) or leave root at '/'")
-    reader = HostReader(root)
+    reader = HostReader(checked_root(params["root"]))
     words, _init = parsing.split_cmdline(reader.read("/proc/cmdline", optional=True))
     possible = parsing.parse_sysfs_cpulist(reader.read("/sys/devices/system/cpu/possible", optional=True))
     result = {
@@ -250,7 +241,7 @@ def read(params):
 def main():
     module = AnsibleModule(
         argument_spec=dict(
-            root=dict(type="path", default="/"),
+            root_argument_spec(),
             sysctls=dict(type="list", elements="str", default=[]),
             pfs=dict(type="list", elements="str", default=[]),
             reboot_marker=dict(type="path", default="/run/realtime-virt/reboot-required"),

@@ -32,14 +32,7 @@ author:
   - realtime.virt contributors (!UNKNOWN)
 extends_documentation_fragment:
   - realtime.virt.attributes.facts
-options:
-  root:
-    description:
-      - Directory that stands for C(/) of the host to read.
-      - Kernel paths such as C(/proc/cmdline) are read as O(root)C(/proc/cmdline).
-      - Must be an existing directory.
-    type: path
-    default: /
+  - realtime.virt.host_root
 notes:
   - The preemption model comes from C(/sys/kernel/realtime), the words of
     C(/proc/sys/kernel/version), debugfs C(/sys/kernel/debug/sched/preempt)
@@ -720,13 +713,14 @@ ansible_facts:
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.realtime.virt.plugins.module_utils._common.options import root_argument_spec
 from ansible_collections.realtime.virt.plugins.module_utils._common.runner import exit_read
 from ansible_collections.realtime.virt.plugins.module_utils._node.gather import gather_node_facts
 
 
 def main():
     module = AnsibleModule(
-        argument_spec=dict(root=dict(type="path", default="/")),
+        argument_spec=root_argument_spec(),
         supports_check_mode=True,
     )
     exit_read(module, "rt_node_facts", gather_node_facts, lambda facts: {"ansible_facts": {"rt_node": facts}})

@@ -39,6 +39,7 @@ author:
   - realtime.virt contributors (!UNKNOWN)
 extends_documentation_fragment:
   - realtime.virt.attributes
+  - realtime.virt.host_root
 options:
   pf:
     description:
@@ -68,15 +69,9 @@ options:
   state_file:
     description:
       - The boot-time state file, one line per PF - C(<pf> <count> <driver>). Lines of other PFs are kept.
+      - It is not placed under O(root).
     type: path
     default: /etc/realtime-virt/sriov-vfs.conf
-  root:
-    description:
-      - Directory that stands for C(/) of the host whose C(/sys) is read and written. Meant
-        for tests against a fake sysfs tree; leave it at V(/) on real hosts.
-      - O(state_file) is not placed under it.
-    type: path
-    default: /
   vfs_removed:
     description:
       - An earlier task of the same run removes this PF's VFs (a QAT 4xxx or 420xx PF loses them when
@@ -222,6 +217,7 @@ actions:
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.realtime.virt.plugins.module_utils._common.options import root_argument_spec
 from ansible_collections.realtime.virt.plugins.module_utils._common.runner import run_manager
 from ansible_collections.realtime.virt.plugins.module_utils._sriov.manager import SriovVfs
 
@@ -229,12 +225,12 @@ from ansible_collections.realtime.virt.plugins.module_utils._sriov.manager impor
 def main():
     module = AnsibleModule(
         argument_spec=dict(
+            root_argument_spec(),
             pf=dict(type="str", required=True),
             count=dict(type="str", required=True),
             driver=dict(type="str", default="vfio-pci"),
             persist=dict(type="bool", default=True),
             state_file=dict(type="path", default="/etc/realtime-virt/sriov-vfs.conf"),
-            root=dict(type="path", default="/"),
             vfs_removed=dict(type="bool", default=False),
         ),
         supports_check_mode=True,

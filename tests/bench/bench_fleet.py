@@ -297,6 +297,12 @@ def check_in_step():
     probe_args = dict(bench[PROBE]["realtime.virt.rt_host_plan"])
     if dict(probe_args, inventory=bench_args.get("inventory"), root=None) != dict(bench_args, root=None):
         problems.append("the probe differs from the plan task by more than its inventory argument")
+    defaults = "Read the roles' defaults for the plan"
+    if defaults not in bench or any(
+            site[defaults].get(key) != bench[defaults].get(key) for key in ("loop",)) or \
+            site[defaults]["ansible.builtin.include_vars"]["name"] != \
+            bench[defaults]["ansible.builtin.include_vars"]["name"]:
+        problems.append("the bench does not read the roles' defaults as site.yml does")
     if site[SITE_READINESS]["ansible.builtin.debug"] != bench[READINESS]["ansible.builtin.debug"]:
         problems.append("the bench's readiness message differs from site.yml's")
     return problems

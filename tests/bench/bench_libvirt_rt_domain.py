@@ -38,7 +38,8 @@ OPTIONS = {
 
 
 def write_virt_xml(directory, count):
-    from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import render, to_text
+    from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import render
+    from ansible_collections.realtime.virt.plugins.module_utils._libvirt.xmltree import to_text
     from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import build_spec
     for index in range(count):
         name = "%s-virt-%d" % (PREFIX, index)

@@ -73,7 +73,8 @@ def items(tag, count):
 
 def write_vars(directory, tool, domains):
     """The phase playbook's variables, and for virt each domain's XML as this module renders it."""
-    from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import render, to_text
+    from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import render
+    from ansible_collections.realtime.virt.plugins.module_utils._libvirt.xmltree import to_text
     from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import build_spec
     if tool == "virt":
         for domain in domains:

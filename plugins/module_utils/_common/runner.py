@@ -13,6 +13,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from ansible.module_utils.basic import missing_required_lib
+
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import RealtimeVirtError
 
 
@@ -51,3 +53,36 @@ def exit_read(module, name, read, shape=None):
         module.warn(warning)
     result = dict(shape(data) if shape else data)
     module.exit_json(changed=False, **result)
+
+
+def require_libraries(module, libraries, import_error):
+    """Fail the way ansible-core's modules do when a Python library is missing.
+
+    ``import_error`` is the traceback of the module's guarded import, or None.
+    """
+    if import_error is not None:
+        module.fail_json(msg=missing_required_lib(libraries), exception=import_error)
+
+
+def run_result(module, prefix, build, details=None):
+    """Run the manager ``build()`` returns and exit with the result of its ``run()``.
+
+    The libvirt modules end here. An error of the collection fails the task
+    with ``"<prefix>: <error>"`` and the keys ``details(error)`` returns
+    (the error's ``option`` by default). The result's ``warnings`` become
+    Ansible warnings; a result with a true ``failed`` fails the task with
+    ``"<prefix>: <msg>"`` and the rest of the result.
+    """
+    if details is None:
+        def details(error):
+            return dict(option=getattr(error, "option", None))
+    try:
+        result = build().run()
+    except RealtimeVirtError as error:
+        module.fail_json(msg="%s: %s" % (prefix, error), **details(error))
+    for warning in result.pop("warnings", None) or []:
+        module.warn(warning)
+    if result.pop("failed", False):
+        msg = result.pop("msg", "failed")
+        module.fail_json(msg="%s: %s" % (prefix, msg), **result)
+    module.exit_json(**result)

@@ -18,6 +18,23 @@ __metaclass__ = type
 import errno
 import os
 
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import HostError
+
+
+def checked_root(root):
+    """Return ``root`` when it is a directory; raise ``HostError`` otherwise.
+
+    The one check of the ``root`` option (doc fragment
+    ``realtime.virt.host_root``) that the readers of a host tree make
+    before reading it.
+    """
+    if not isinstance(root, str) or not os.path.isdir(root):
+        raise HostError(
+            "root=%r is not a directory" % (root,),
+            "give the directory that stands for / of the host (the top of a host tree, which holds proc/ and "
+            "sys/, such as an unpacked sosreport or a chroot) or leave root at its default '/'")
+    return root
+
 
 class HostReader(object):
     """Read files of a host tree rooted at ``root``."""

@@ -32,7 +32,7 @@ from ansible_collections.realtime.virt.plugins.module_utils._libvirt import mark
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.errors import LibvirtCallError
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.manager import DomainManager, host_facts, wants_rdt
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.options import ItemValidator, item_label
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import parse_xml
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.xmltree import parse_xml
 
 try:
     import libvirt

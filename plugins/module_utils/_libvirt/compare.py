@@ -10,7 +10,7 @@ normalising the ways libvirt rewrites values (cpusets, memory units, PCI
 address numbers, MAC case, machine type aliases).  What libvirt adds on
 its own (UUID, addresses, aliases, controllers, ``placement``,
 ``check``...) is ignored.  Inside containers the module owns (see
-``_render.OWNED_CHILDREN``), libvirt children of an owned kind that the
+``owned.OWNED_CHILDREN``), libvirt children of an owned kind that the
 module does not want are differences, so removing an option is seen.
 
 Both trees are first brought to one form (``normalised``) where libvirt
@@ -29,7 +29,7 @@ __metaclass__ = type
 from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import CpusetError, parse_cpuset
 from ansible_collections.realtime.virt.plugins.module_utils._common.units import to_kib
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.merge import group_sched, split_sched
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import DEVICE_KINDS, OWNED_CHILDREN, OWNED_TOP
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.owned import DEVICE_KINDS, OWNED_CHILDREN, OWNED_TOP
 
 CPUSET_ATTRS = ("cpuset", "vcpus", "nodeset", "cpus", "iothreads")
 PCI_PARTS = ("domain", "bus", "slot", "function")

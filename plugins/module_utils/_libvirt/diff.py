@@ -16,7 +16,7 @@ the diff the real run will show.
 
 With base_xml, children of the base that the options replace (a
 <vcpusched> over a real-time vCPU, the base's <rng> when rng is given...)
-are named in the diff's ``after_header``.
+are named in the diff's ``after_header`` (owned.REPLACEABLE says which).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -29,21 +29,8 @@ from ansible_collections.realtime.virt.plugins.module_utils._common.units import
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.compare import (
     SIZED_ATTRS, SIZED_TEXT, describe, normalised, pair_children, same_attribute, same_text)
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.merge import elements, sort_children
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import parse_xml, to_text
-
-# Where a base's children can be replaced by an option, by parent.
-REPLACEABLE = {
-    "domain": ("memory", "currentMemory", "vcpu", "vcpus"),
-    "domain/cputune": ("vcpupin", "emulatorpin", "vcpusched"),
-    "domain/memoryBacking": ("hugepages", "nosharepages", "locked"),
-    "domain/numatune": ("memory", "memnode"),
-    "domain/os": ("type", "kernel", "initrd", "cmdline", "boot"),
-    "domain/features": ("pmu",),
-    "domain/cpu": ("model", "vendor", "topology", "feature", "numa"),
-    "domain/devices": ("disk", "interface", "serial", "hostdev", "rng", "memballoon"),
-}
-# Attributes of the base an option can replace.
-REPLACEABLE_ATTRS = {"domain": ("type",), "domain/cpu": ("mode", "match")}
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.owned import REPLACEABLE, REPLACEABLE_ATTRS
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.xmltree import parse_xml, to_text
 
 
 def domain_diff(current, wanted, device_kinds, changed, base_xml=None):

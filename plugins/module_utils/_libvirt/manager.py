@@ -22,18 +22,18 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import re
-
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
 from ansible_collections.realtime.virt.plugins.module_utils._kernel import proc
 from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.compare import differences
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt import marker
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.devices import device_kinds
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.diff import domain_diff
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.errors import LibvirtCallError
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import (
-    device_kinds, fill_identity, parse_xml, render, to_text)
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import fill_identity, render
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import build_spec
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.uri import is_local
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.xmltree import parse_xml, to_text
 from ansible_collections.realtime.virt.plugins.module_utils._node.gather import NodeFacts
 
 try:
@@ -41,7 +41,6 @@ try:
 except ImportError:  # pragma: no cover - reported by the module through missing_required_lib
     libvirt = None
 
-LOCAL_URI = re.compile(r"^[A-Za-z0-9]+(\+unix)?://(/|$)")
 # words in libvirt's messages -> the element they are about (first hit wins)
 ELEMENT_HINTS = (
     ("machine type", "os/type"), ("vcpusched", "vcpusched"), ("scheduler", "vcpusched"), ("emulatorpin", "emulatorpin"), ("vcpupin", "vcpupin"),
@@ -90,10 +89,6 @@ def _on_off(flag):
 def autostart_line(flag):
     """The line --diff shows libvirt's autostart flag with (it is not part of the domain XML)."""
     return "<!-- autostart: %s -->" % _on_off(flag)
-
-
-def is_local(uri):
-    return bool(LOCAL_URI.match(uri or ""))
 
 
 def wants_rdt(params):

@@ -27,43 +27,15 @@ __metaclass__ = type
 import copy
 
 from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import CpusetError, format_cpuset, parse_cpuset
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.owned import ID_ATTR, ORDER, REPLACES
 
 try:
     from lxml import etree
 except ImportError:  # pragma: no cover - reported by the module through missing_required_lib
     etree = None
 
-# The order in which libvirt writes the children of each parent.  A tag
-# not listed keeps its place after the sibling it followed.
-ORDER = {
-    "domain": ("name", "uuid", "genid", "title", "description", "metadata", "maxMemory", "memory", "currentMemory",
-               "blkiotune", "memtune", "memoryBacking", "vcpu", "vcpus", "iothreads", "iothreadids", "defaultiothread",
-               "cputune", "numatune", "resource", "sysinfo", "bootloader", "bootloader_args", "os", "idmap",
-               "features", "cpu", "clock", "on_poweroff", "on_reboot", "on_crash", "on_lockfailure", "pm", "perf",
-               "devices", "seclabel", "keywrap", "launchSecurity"),
-    "cputune": ("shares", "period", "quota", "global_period", "global_quota", "emulator_period", "emulator_quota",
-                "iothread_period", "iothread_quota", "vcpupin", "emulatorpin", "iothreadpin", "emulatorsched",
-                "vcpusched", "iothreadsched", "cachetune", "memorytune"),
-    "memoryBacking": ("hugepages", "nosharepages", "locked", "source", "access", "allocation", "discard"),
-    "numatune": ("memory", "memnode"),
-    "os": ("type", "firmware", "loader", "nvram", "init", "initarg", "initenv", "initdir", "inituser", "initgroup",
-           "kernel", "initrd", "cmdline", "shim", "dtb", "acpi", "boot", "bootmenu", "bios", "smbios"),
-    "features": ("acpi", "apic", "pae", "hap", "viridian", "privnet", "hyperv", "kvm", "xen", "pvspinlock", "pmu",
-                 "vmport", "gic", "smm", "ioapic", "hpt", "htm", "nested-hv", "msrs", "ccf-assist", "cfpc", "sbbc",
-                 "ibs", "tcg", "async-teardown"),
-    "cpu": ("model", "vendor", "topology", "cache", "maxphysaddr", "feature", "numa"),
-    "devices": ("emulator", "disk", "controller", "lease", "filesystem", "interface", "smartcard", "serial",
-                "parallel", "console", "channel", "input", "tpm", "graphics", "sound", "audio", "video", "hostdev",
-                "redirdev", "redirfilter", "hub", "watchdog", "memballoon", "rng", "nvram", "panic", "shmem",
-                "memory", "iommu", "vsock", "crypto", "pstore"),
-}
-
 # Scheduler lists and the attribute holding their ids.
 SCHED = {"vcpusched": "vcpus", "iothreadsched": "iothreads"}
-
-# Children libvirt sorts by a number: the attribute holding it.
-ID_ATTR = {"vcpupin": "vcpu", "iothreadpin": "iothread", "memnode": "cellid", "cell": "id",
-           "vcpusched": "vcpus", "iothreadsched": "iothreads", "cachetune": "vcpus", "memorytune": "vcpus"}
 
 
 def elements(node):
@@ -114,7 +86,8 @@ def sort_children(parent):
 def merge_children(parent, ours, conflicts):
     """Merge the module's children ``ours`` into the user's ``parent`` (in place).
 
-    ``conflicts(child)`` is called for each of the user's children and
+    ``conflicts(child)`` is called for each of the user's children that
+    owned.REPLACES declares replaceable under ``parent`` and
     returns None to keep it, or the replacement to keep instead (a
     trimmed copy), or False to drop it.  A child of ours takes the place
     of the first dropped child of its tag, else goes where libvirt's
@@ -123,9 +96,10 @@ def merge_children(parent, ours, conflicts):
     """
     replaced = []
     slots = {}
+    replaceable = REPLACES.get(parent.tag, ())
     for child in list(parent):
-        if not isinstance(child.tag, str):
-            continue
+        if not isinstance(child.tag, str) or child.tag not in replaceable:
+            continue  # the declaration (owned.py) says no option replaces it
         verdict = conflicts(child)
         if verdict is None:
             continue

@@ -21,7 +21,7 @@ from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.cachetune import CACHE_TYPES
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import TICK_POLICIES, TIMER_NAMES
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.hardening import TICK_POLICIES, TIMER_NAMES
 
 
 def argument_spec():

@@ -14,15 +14,12 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import os
-
 from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import (
     CpusetError,
     format_cpuset,
     parse_cpumask,
 )
-from ansible_collections.realtime.virt.plugins.module_utils._common.errors import HostError
-from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader
+from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader, checked_root
 from ansible_collections.realtime.virt.plugins.module_utils._node import isolation, parsing, resctrl
 from ansible_collections.realtime.virt.plugins.module_utils._node.readiness import evaluate
 
@@ -55,12 +52,7 @@ class NodeFacts(object):
 
     def __init__(self, root="/", reader=None):
         if reader is None:
-            if not isinstance(root, str) or not os.path.isdir(root):
-                raise HostError(
-                    "root=%r is not a directory" % (root,),
-                    "give the top of a host tree (the directory that holds proc/ and sys/, such as an unpacked "
-                    "sosreport or a chroot) or leave root at its default '/'")
-            reader = HostReader(root)
+            reader = HostReader(checked_root(root))
         self.reader = reader
         self.root = self.reader.root
 

@@ -10,7 +10,7 @@ __metaclass__ = type
 
 from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import format_cpuset
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import realtime_vcpus, shared_emulator_cpus
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.vcpus import realtime_vcpus, shared_emulator_cpus
 from ansible_collections.realtime.virt.plugins.module_utils._placement.vfs import vfs_fit
 
 

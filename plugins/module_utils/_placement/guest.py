@@ -20,7 +20,7 @@ __metaclass__ = type
 from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import format_cpuset
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
 from ansible_collections.realtime.virt.plugins.module_utils._cpu.plan import AUTO, cpu_plan, online_cpus
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import realtime_vcpus
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.vcpus import realtime_vcpus
 from ansible_collections.realtime.virt.plugins.module_utils._placement.inputs import deep_merge, is_realtime
 
 OPTION = "rt_guest_isolated_cpus"

@@ -16,11 +16,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import os
-
-from ansible_collections.realtime.virt.plugins.module_utils._common.errors import HostError
 from ansible_collections.realtime.virt.plugins.module_utils._kernel import pci
-from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader
+from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader, checked_root
 from ansible_collections.realtime.virt.plugins.module_utils._qat import devices
 
 
@@ -75,9 +72,7 @@ def _read_pf(reader, address, generation):
 
 def gather_qat(root="/"):
     """Return ``(info, warnings)`` for the host tree at ``root``."""
-    if not os.path.isdir(root or "/"):
-        raise HostError("root=%r is not a directory" % (root,), "give the directory that stands for / of the host")
-    reader = HostReader(root)
+    reader = HostReader(checked_root(root or "/"))
     pfs, lone_vfs = [], []
     for address in pci.addresses(reader):
         vendor, device = pci.ids(reader, address)

@@ -70,3 +70,23 @@ def write(path, text):
     except (IOError, OSError) as error:
         raise ApplyError("cannot write the state file %s (%s); the previous file is unchanged"
                          % (path, error.strerror or error), "check that its directory is writable")
+
+
+def recorded_pfs(text, removed=()):
+    """The PFs a boot-time file still records once the lines of ``removed`` go.
+
+    Reads the first word of every line that is neither empty nor a comment,
+    so it serves the state file (``<pf> <count> <driver>``) and the QAT
+    services file (``<pf> <services>``) alike. The words are lowercased and
+    compared with ``removed`` as given; sorted, each PF once.
+    """
+    removed = set(removed or ())
+    kept = set()
+    for line in (text or "").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        pf = line.split()[0].lower()
+        if pf not in removed:
+            kept.add(pf)
+    return sorted(kept)

@@ -6,9 +6,11 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import contextlib
+import importlib
 import json
 
 import pytest
+import yaml
 
 from ansible.module_utils import basic
 
@@ -47,6 +49,27 @@ def hosts(tmp_path_factory):
         root = rt_node_trees.build_shape(str(tmp_path_factory.mktemp(name)), name)
         result[name] = gather_node_facts(root)[0]
     return result
+
+
+@pytest.fixture(scope="session")
+def module_doc():
+    """``module_doc(module)``: its DOCUMENTATION with the options and attributes of its doc fragments.
+
+    (``ansible-test sanity``'s validate-modules checks the real merge.)
+    """
+    def documentation(module):
+        doc = yaml.safe_load(module.DOCUMENTATION)
+        for name in doc.get("extends_documentation_fragment") or []:
+            parts = name.split(".")
+            holder = importlib.import_module("ansible_collections.realtime.virt.plugins.doc_fragments." + parts[2])
+            fragment = yaml.safe_load(getattr(holder.ModuleDocFragment, parts[3].upper() if len(parts) > 3 else "DOCUMENTATION"))
+            for key in ("options", "attributes"):
+                merged = dict(fragment.get(key) or {})
+                merged.update(doc.get(key) or {})
+                doc[key] = merged
+        return doc
+
+    return documentation
 
 
 @pytest.fixture

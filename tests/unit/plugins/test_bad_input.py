@@ -53,7 +53,8 @@ try:
     from lxml import etree
     from ansible_collections.realtime.virt.plugins.module_utils._libvirt import batch as _batch
     from ansible_collections.realtime.virt.plugins.module_utils._libvirt import manager as _domain
-    from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import render, to_text
+    from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import render
+    from ansible_collections.realtime.virt.plugins.module_utils._libvirt.xmltree import to_text
     from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import build_spec
     from ansible_collections.realtime.virt.plugins.modules import libvirt_rt_domain, libvirt_rt_domains
 except ImportError:  # pragma: no cover - the libvirt rows are skipped then
@@ -359,6 +360,16 @@ CASES = [
     Case("plan-qat-too-many", "filter:qat_vf_select", {"requests": [{"domain": "a", "count": 5}]}, ["'a'", "5"]),
     Case("plan-qat-bad-vf-address", "filter:qat_vf_select", {"vfs": [{"pci_address": "nope", "numa_node": 0}], "requests": []},
          ["'nope'", "0000:6b:00.1"]),
+    Case("plan-os-vars-files-not-facts", "filter:os_vars_files", {"value": "Debian"},
+         ["'Debian'", "not a dictionary of facts", "Fix: pass ansible_facts"]),
+    Case("undo-sriov-recorded-not-text", "filter:sriov_recorded_pfs", {"value": ["0000:3b:00.0 4 vfio-pci"]},
+         ["['0000:3b:00.0 4 vfio-pci']", "not the text of a state file", "Fix:"]),
+    Case("undo-sriov-users-going-not-list", "filter:sriov_vf_users", {"going": "0000:3b:02.0"},
+         ["'0000:3b:02.0'", "not a list of VF PCI addresses", "Fix:"]),
+    Case("undo-hugepages-users-not-list", "filter:hugepages_domain_pages", {"value": "vm1"},
+         ["'vm1'", "not a list of domains", "Fix:"]),
+    Case("undo-hugepages-fstab-mount-no-opts", "filter:hugepages_fstab_written", {"mounts": [{"path": "/mnt/huge"}]},
+         ["mounts[0]", "'/mnt/huge'", "Fix: pass hugepages_plan's mounts"]),
     Case("plan-cpuset-list-garbage", "filter:cpuset_list", {"value": "0-3,x"}, ["'0-3,x'", "'x'", "Use ids, ranges"]),
     Case("plan-cpuset-string-negative", "filter:cpuset_string", {"value": [0, -1]}, ["-1", "non-negative"]),
     Case("plan-kernel-compare-bad-word", "filter:rt_kernel_args_compare", {"wanted": ["nohz_full=1 2"]},
@@ -676,6 +687,11 @@ class Harness(object):
             "rt_domain_node_after": lambda: FILTERS[name](facts, pools=args.get("pools"), isolated=args["isolated"],
                                                           housekeeping=args.get("housekeeping")),
             "qat_vf_select": lambda: FILTERS[name](args.get("vfs", vfs), args["requests"]),
+            "os_vars_files": lambda: FILTERS[name](args["value"]),
+            "sriov_recorded_pfs": lambda: FILTERS[name](args["value"], []),
+            "sriov_vf_users": lambda: FILTERS[name]([], args["going"]),
+            "hugepages_domain_pages": lambda: FILTERS[name](args["value"]),
+            "hugepages_fstab_written": lambda: FILTERS[name]("", args["mounts"]),
             "cpuset_list": lambda: FILTERS[name](args["value"]),
             "cpuset_string": lambda: FILTERS[name](args["value"]),
             "rt_readiness_report": lambda: FILTERS[name](args["value"]),

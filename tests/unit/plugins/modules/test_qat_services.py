@@ -74,10 +74,10 @@ def test_bad_input_fails_naming_option(host, args, words):
         assert word in out.result["msg"]
 
 
-def test_documentation_matches_argument_spec():
-    doc = yaml.safe_load(qat_services.DOCUMENTATION)
+def test_documentation_matches_argument_spec(module_doc):
+    doc = module_doc(qat_services)
     assert doc["author"] == ["realtime.virt contributors (!UNKNOWN)"]
-    assert doc["extends_documentation_fragment"] == ["realtime.virt.attributes"]
+    assert doc["extends_documentation_fragment"] == ["realtime.virt.attributes", "realtime.virt.host_root"]
     assert set(doc["options"]) == {"pf", "services", "root"}
     assert yaml.safe_load(qat_services.EXAMPLES)[0]["realtime.virt.qat_services"]["services"] == "sym;asym"
     assert set(yaml.safe_load(qat_services.RETURN)) == {"pf", "services", "services_before", "state", "state_before",

@@ -38,8 +38,8 @@ def test_main_bad_root(tmp_path, run):
     assert out.failed is True and out.result["msg"].startswith("qat_vf_info: root=")
 
 
-def test_documentation_matches_results(tmp_path):
-    doc = yaml.safe_load(qat_vf_info.DOCUMENTATION)
+def test_documentation_matches_results(tmp_path, module_doc):
+    doc = module_doc(qat_vf_info)
     ret = yaml.safe_load(qat_vf_info.RETURN)
     assert doc["author"] == ["realtime.virt contributors (!UNKNOWN)"]
     assert set(doc["options"]) == {"root"}

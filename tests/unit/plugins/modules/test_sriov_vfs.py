@@ -6,7 +6,6 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import pytest
-import yaml
 
 import qat_trees
 from pci_kernel import FakeKernel
@@ -62,8 +61,8 @@ def test_bad_pf_fails_naming_option(host):
     assert kernel.log == []
 
 
-def test_documentation_matches_argument_spec():
-    doc = yaml.safe_load(sriov_vfs.DOCUMENTATION)
+def test_documentation_matches_argument_spec(module_doc):
+    doc = module_doc(sriov_vfs)
     assert doc["author"] == ["realtime.virt contributors (!UNKNOWN)"]
     assert set(doc["options"]) == {"pf", "count", "driver", "persist", "state_file", "root", "vfs_removed"}
     assert doc["options"]["state_file"]["default"] == "/etc/realtime-virt/sriov-vfs.conf"

@@ -12,7 +12,7 @@ from fractions import Fraction
 from ansible_collections.realtime.virt.plugins.module_utils._common.units import (
     ceil_div, page_size_kib, parse_quantity, size_label, to_kib, unit_bytes)
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.observe import parse_domain_xml
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import parse_xml
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.xmltree import parse_xml
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import vcpus_of_base
 
 

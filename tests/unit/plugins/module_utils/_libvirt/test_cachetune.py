@@ -16,7 +16,9 @@ __metaclass__ = type
 import pytest
 
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import device_kinds, parse_xml, render
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import render
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.devices import device_kinds
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.xmltree import parse_xml
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.compare import differences
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import build_spec
 

@@ -24,7 +24,8 @@ import pytest
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
 import libvirt_corpus as corpus
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import parse_xml, render
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import render
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.xmltree import parse_xml
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import build_spec
 from ansible_collections.realtime.virt.plugins.modules.libvirt_rt_domain import argument_spec
 

@@ -21,7 +21,9 @@ import pytest
 
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.compare import differences
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.diff import domain_diff
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import device_kinds, fill_identity, parse_xml, render
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import fill_identity, render
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.devices import device_kinds
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.xmltree import parse_xml
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import build_spec
 
 _SPEC = importlib.util.spec_from_file_location("libvirt_compare_cases", os.path.join(os.path.dirname(__file__), "test_compare.py"))

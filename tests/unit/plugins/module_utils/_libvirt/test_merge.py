@@ -12,7 +12,8 @@ import pytest
 from lxml import etree
 
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.merge import group_sched, sort_children, split_sched
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import parse_xml, render
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import render
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.xmltree import parse_xml
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import build_spec
 
 HOST = {"online": [0, 1, 2, 3], "hugepage_sizes_kib": [2048, 1048576], "numa_nodes": {0: [0, 1, 2, 3]},

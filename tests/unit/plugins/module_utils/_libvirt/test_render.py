@@ -10,7 +10,8 @@ __metaclass__ = type
 
 import pytest
 
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import fill_identity, parse_xml, render
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import fill_identity, render
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.xmltree import parse_xml
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import build_spec
 
 HOST = {"online": [0, 1, 2, 3, 4, 5], "hugepage_sizes_kib": [2048, 1048576], "numa_nodes": {0: [0, 1, 2, 3], 1: [4, 5]},

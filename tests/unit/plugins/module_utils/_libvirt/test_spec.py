@@ -14,7 +14,8 @@ import pytest
 
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.rng import resolve_rng
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import build_spec, parse_page_size, parse_pci_address
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import build_spec, parse_pci_address
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.memory import parse_page_size
 
 HOST = {
     "online": [0, 1, 2, 3],

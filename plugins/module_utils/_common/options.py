@@ -1,0 +1,19 @@
+# -*- coding: utf-8 -*-
+# Copyright: realtime.virt contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Argument specs of the options several modules share, each with its doc fragment.
+
+A module merges them into its own spec (``dict(root_argument_spec(),
+name=...)``) and lists the fragment in ``extends_documentation_fragment``,
+as community.crypto's ``get_*_argument_spec()`` do.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+
+def root_argument_spec():
+    """``root``, the host tree a module reads: doc fragment ``realtime.virt.host_root``."""
+    return dict(root=dict(type="path", default="/"))

@@ -1,0 +1,157 @@
+# -*- coding: utf-8 -*-
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Options several modules share are written once: ``root`` (doc fragment
+``realtime.virt.host_root``, ``_common/options.root_argument_spec``, one
+check ``_kernel/reader.checked_root``) and the libvirt modules' end of
+``main()`` (``_common/runner.run_result``)."""
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import glob
+import os
+import re
+
+import pytest
+import yaml
+
+from ansible.module_utils import basic
+
+from ansible_collections.realtime.virt.plugins.doc_fragments.host_root import ModuleDocFragment
+from ansible_collections.realtime.virt.plugins.module_utils._common import runner
+from ansible_collections.realtime.virt.plugins.module_utils._common.errors import HostError, OptionError
+from ansible_collections.realtime.virt.plugins.module_utils._common.options import root_argument_spec
+from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import checked_root
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+MODULES = sorted(glob.glob(os.path.join(TOP, "plugins", "modules", "*.py")))
+READERS = ["hugepages_alloc", "qat_services", "qat_vf_info", "rt_host_plan", "rt_isolation_info", "rt_node_facts",
+           "sriov_vfs"]
+
+
+def _source(path):
+    with open(path) as handle:
+        return handle.read()
+
+
+def _documentation(source):
+    return yaml.safe_load(re.search(r'^DOCUMENTATION = r?"""(.*?)^"""', source, re.S | re.M).group(1))
+
+
+def test_every_module_that_takes_root_uses_the_fragment_and_the_helper():
+    users = []
+    for path in MODULES:
+        source = _source(path)
+        doc = _documentation(source)
+        name = os.path.basename(path)[:-3]
+        assert "root" not in (doc.get("options") or {}), "%s documents root itself" % name
+        assert not re.search(r"\broot\s*=\s*dict\(", source), "%s writes root's argument spec itself" % name
+        fragment = "realtime.virt.host_root" in doc.get("extends_documentation_fragment", [])
+        helper = "root_argument_spec()" in source
+        assert fragment == helper, name
+        if helper:
+            users.append(name)
+    assert users == READERS
+
+
+def test_the_fragment_and_the_helper_agree():
+    doc = yaml.safe_load(ModuleDocFragment.DOCUMENTATION)["options"]["root"]
+    spec = root_argument_spec()["root"]
+    assert (doc["type"], doc["default"]) == (spec["type"], spec["default"]) == ("path", "/")
+    assert root_argument_spec() is not root_argument_spec()   # a fresh dict for each module
+
+
+def test_the_root_check_is_written_once():
+    where = []
+    for path in glob.glob(os.path.join(TOP, "plugins", "**", "*.py"), recursive=True):
+        if re.search(r"isdir\(\s*root\b", _source(path)):
+            where.append(os.path.relpath(path, TOP))
+    assert where == ["plugins/module_utils/_kernel/reader.py"]
+
+
+def test_checked_root_gives_back_a_directory(tmp_path):
+    assert checked_root(str(tmp_path)) == str(tmp_path)
+
+
+@pytest.mark.parametrize("root", ["/nonexistent/rt", None, 7, __file__])
+def test_checked_root_names_option_value_and_fix(root):
+    with pytest.raises(HostError) as info:
+        checked_root(root)
+    message = str(info.value)
+    assert message.startswith("root=%r is not a directory" % (root,))
+    assert "Fix: give the directory that stands for / of the host" in message
+    assert "leave root at its default '/'" in message
+
+
+class _Module(object):
+    """The parts of AnsibleModule that runner.run_result uses."""
+
+    def __init__(self):
+        self.warnings = []
+
+    def warn(self, text):
+        self.warnings.append(text)
+
+    def exit_json(self, **result):
+        raise _End(False, result, self.warnings)
+
+    def fail_json(self, **result):
+        raise _End(True, result, self.warnings)
+
+
+class _End(Exception):
+    def __init__(self, failed, result, warnings):
+        super(_End, self).__init__(result)
+        self.failed, self.result, self.warnings = failed, result, warnings
+
+
+class _Manager(object):
+    def __init__(self, result=None, error=None):
+        self.result, self.error = result, error
+
+    def run(self):
+        if self.error:
+            raise self.error
+        return dict(self.result)
+
+
+def _end(manager, **kwargs):
+    with pytest.raises(_End) as info:
+        runner.run_result(_Module(), "libvirt_rt_domains", lambda: manager, **kwargs)
+    return info.value
+
+
+def test_run_result_exits_with_the_result_and_its_warnings():
+    end = _end(_Manager({"changed": True, "warnings": ["w1", "w2"], "domains": []}))
+    assert (end.failed, end.result, end.warnings) == (False, {"changed": True, "domains": []}, ["w1", "w2"])
+
+
+def test_run_result_fails_a_result_that_failed():
+    end = _end(_Manager({"changed": True, "failed": True, "msg": "1 of 2 domains failed", "warnings": [], "domains": [1]}))
+    assert end.failed
+    assert end.result == {"msg": "libvirt_rt_domains: 1 of 2 domains failed", "changed": True, "domains": [1]}
+
+
+def test_run_result_fails_an_error_naming_its_option():
+    end = _end(_Manager(error=OptionError("remove_unlisted", True, "only has an effect with exclusive: true",
+                                          "set exclusive: true as well")))
+    assert end.failed
+    assert end.result["msg"] == ("libvirt_rt_domains: remove_unlisted=True: only has an effect with exclusive: true. "
+                                 "Fix: set exclusive: true as well")
+    assert end.result["option"] == "remove_unlisted"
+
+
+def test_run_result_details_are_the_modules():
+    end = _end(_Manager(error=HostError("no such domain", "define it")),
+               details=lambda error: dict(name="vm1", element=getattr(error, "element", None)))
+    assert end.failed and end.result == {"msg": "libvirt_rt_domains: no such domain. Fix: define it", "name": "vm1",
+                                         "element": None}
+
+
+def test_require_libraries_fails_only_without_them(monkeypatch):
+    module = _Module()
+    runner.require_libraries(module, "libvirt-python", None)
+    with pytest.raises(_End) as info:
+        runner.require_libraries(module, "libvirt-python", "Traceback ...")
+    assert info.value.failed and info.value.result["exception"] == "Traceback ..."
+    assert info.value.result["msg"] == basic.missing_required_lib("libvirt-python")
