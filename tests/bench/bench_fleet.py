@@ -115,6 +115,8 @@ TOP = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(TOP, ".cache", "collections"))
 sys.path.insert(0, os.path.join(TOP, "tests", "unit", "fixtures"))
 
+from callback_env import playbook_environment  # noqa: E402  (beside this file)
+
 PLAYBOOK = os.path.join(HERE, "fleet_site_stages.yml")
 SITE = os.path.join(TOP, "playbooks", "site.yml")
 CALLBACKS = ("realtime_virt_bench_times", "realtime_virt_bench_fleet")
@@ -309,16 +311,7 @@ def check_in_step():
 
 
 def environment(times, fleet):
-    env = dict(os.environ)
-    env.setdefault("ANSIBLE_CONFIG", os.path.join(TOP, "ansible.cfg"))
-    env.setdefault("ANSIBLE_COLLECTIONS_PATH", os.path.join(TOP, ".cache", "collections"))
-    plugins = [p for p in env.get("ANSIBLE_CALLBACK_PLUGINS", "").split(":") if p]
-    env["ANSIBLE_CALLBACK_PLUGINS"] = ":".join(plugins + [os.path.join(HERE, "callback_plugins")])
-    enabled = [c for c in env.get("ANSIBLE_CALLBACKS_ENABLED", "").split(",") if c]
-    env["ANSIBLE_CALLBACKS_ENABLED"] = ",".join(enabled + [c for c in CALLBACKS if c not in enabled])
-    env["REALTIME_VIRT_BENCH_TIMES"] = times
-    env["REALTIME_VIRT_BENCH_FLEET"] = fleet
-    return env
+    return playbook_environment(CALLBACKS, {"REALTIME_VIRT_BENCH_TIMES": times, "REALTIME_VIRT_BENCH_FLEET": fleet})
 
 
 def run(work, count, forks, probe):

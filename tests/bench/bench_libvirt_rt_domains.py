@@ -48,6 +48,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(TOP, ".cache", "collections"))
+
+from callback_env import playbook_environment  # noqa: E402  (beside this file)
+
 PREFIX = "rtv-batch-bench"
 OWNER = "rtv-batch-bench"
 PLAYBOOK = os.path.join(HERE, "libvirt_rt_domains_phase.yml")
@@ -88,15 +91,7 @@ def write_vars(directory, tool, domains):
 
 
 def environment(times):
-    env = dict(os.environ)
-    env.setdefault("ANSIBLE_CONFIG", os.path.join(TOP, "ansible.cfg"))
-    env.setdefault("ANSIBLE_COLLECTIONS_PATH", os.path.join(TOP, ".cache", "collections"))
-    plugins = [p for p in env.get("ANSIBLE_CALLBACK_PLUGINS", "").split(":") if p]
-    env["ANSIBLE_CALLBACK_PLUGINS"] = ":".join(plugins + [os.path.join(HERE, "callback_plugins")])
-    enabled = [c for c in env.get("ANSIBLE_CALLBACKS_ENABLED", "").split(",") if c]
-    env["ANSIBLE_CALLBACKS_ENABLED"] = ",".join(enabled + [CALLBACK])
-    env["REALTIME_VIRT_BENCH_TIMES"] = times
-    return env
+    return playbook_environment((CALLBACK,), {"REALTIME_VIRT_BENCH_TIMES": times})
 
 
 def phase(tool, variables, directory, check=False):

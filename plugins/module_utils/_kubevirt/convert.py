@@ -45,6 +45,7 @@ from ansible_collections.realtime.virt.plugins.module_utils._common.units import
 from ansible_collections.realtime.virt.plugins.module_utils._kernel import pci
 from ansible_collections.realtime.virt.plugins.module_utils._kubevirt.fields import fail as _fail
 from ansible_collections.realtime.virt.plugins.module_utils._kubevirt.fields import mapping as _dict
+from ansible_collections.realtime.virt.plugins.module_utils._kubevirt.fields import whole
 
 KINDS = ("VirtualMachine", "VirtualMachineInstance")
 # KubeVirt's hugepage sizes on x86 (the node resources hugepages-2Mi and hugepages-1Gi), in bytes
@@ -67,14 +68,6 @@ def _bool(path, value):
     if value is None or isinstance(value, bool):
         return bool(value)
     _fail(path, value, "must be true or false", "write true or false without quotes")
-
-
-def _count(path, value):
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        _fail(path, value, "must be a whole number, 1 or more", "write a number such as 2, without quotes")
-    return value
 
 
 def quantity(path, value):
@@ -177,7 +170,7 @@ def _resources(path, resources, unmapped):
 
 def _cpu(path, cpu, resources, entry, unmapped):
     cpu = _dict(path, cpu)
-    topology = dict((key, _count("%s.%s" % (path, key), cpu.get(key))) for key in ("sockets", "cores", "threads"))
+    topology = dict((key, whole("%s.%s" % (path, key), cpu.get(key))) for key in ("sockets", "cores", "threads"))
     options = {}
     if any(topology.values()):
         topo = dict((key, value or 1) for key, value in topology.items())

@@ -24,3 +24,12 @@ def mapping(path, value, fix=AS_KUBEVIRT):
     if not isinstance(value, dict):
         fail(path, value, "must be a mapping", fix)
     return value
+
+
+def whole(path, value, least=1):
+    """``value`` as a whole number of at least ``least`` (None when unset), or refused naming ``path``."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        fail(path, value, "must be a whole number, %d or more" % least, "write a number such as 2, without quotes")
+    return value

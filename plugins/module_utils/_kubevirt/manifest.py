@@ -29,7 +29,7 @@ import re
 
 from ansible_collections.realtime.virt.plugins.module_utils._common.units import page_size_kib
 from ansible_collections.realtime.virt.plugins.module_utils._kubevirt.fields import fail as _fail
-from ansible_collections.realtime.virt.plugins.module_utils._kubevirt.fields import mapping
+from ansible_collections.realtime.virt.plugins.module_utils._kubevirt.fields import mapping, whole
 
 STATES = {"running": "Always", "stopped": "Halted", "present": "Manual"}
 PAGE_SIZES = {2048: "2Mi", 1048576: "1Gi"}
@@ -63,14 +63,6 @@ KNOWN = ("name", "state", "vcpus", "cpus", "emulator", "qat_vfs", "memory_mib", 
 
 def _dict(path, value):
     return mapping(path, value, "write it as the rt_domain role takes it")
-
-
-def _whole(path, value, least=1):
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        _fail(path, value, "must be a whole number, %d or more" % least, "write a number such as 2, without quotes")
-    return value
 
 
 def to_vm(entry, where="entry", namespace=None, qat_resource=QAT_RESOURCE):
@@ -118,12 +110,12 @@ def _label(name):
 
 def _cpu(where, entry, domain, unmapped):
     cpu_in = _dict(where + ".cpu", entry.get("cpu"))
-    vcpus = _whole(where + ".vcpus", entry.get("vcpus"))
+    vcpus = whole(where + ".vcpus", entry.get("vcpus"))
     topology = _dict(where + ".cpu.topology", cpu_in.get("topology"))
     cpu = {}
     if topology:
         for key in ("sockets", "cores", "threads"):
-            cpu[key] = _whole("%s.cpu.topology.%s" % (where, key), topology.get(key)) or 1
+            cpu[key] = whole("%s.cpu.topology.%s" % (where, key), topology.get(key)) or 1
         if vcpus is not None and cpu["sockets"] * cpu["cores"] * cpu["threads"] != vcpus:
             _fail(where + ".cpu.topology", topology, "sockets x cores x threads is not vcpus=%d" % vcpus,
                   "make the topology's product equal vcpus")
@@ -183,9 +175,9 @@ def _memory(where, entry, domain, unmapped):
     mib, kib = entry.get("memory_mib"), entry.get("memory_kib")
     memory = {}
     if mib is not None:
-        memory["guest"] = "%dMi" % _whole(where + ".memory_mib", mib)
+        memory["guest"] = "%dMi" % whole(where + ".memory_mib", mib)
     elif kib is not None:
-        kib = _whole(where + ".memory_kib", kib)
+        kib = whole(where + ".memory_kib", kib)
         memory["guest"] = "%dMi" % (kib // 1024) if kib % 1024 == 0 else "%dKi" % kib
     else:
         _fail(where + ".memory_mib", None, "a KubeVirt VM needs a memory size", "give memory_mib or memory_kib")
@@ -230,7 +222,7 @@ def _devices(where, entry, domain, qat_resource, unmapped):
     if entry.get("serial_log"):
         devices["autoattachSerialConsole"] = True
         unmapped.append("%s.serial_log: KubeVirt keeps the serial console's log itself (virtctl console)" % where)
-    vfs = _whole(where + ".qat_vfs", entry.get("qat_vfs"), least=0) or 0
+    vfs = whole(where + ".qat_vfs", entry.get("qat_vfs"), least=0) or 0
     if vfs:
         devices["hostDevices"] = [{"name": "qat%d" % index, "deviceName": qat_resource} for index in range(vfs)]
     volumes, disks = [], []
