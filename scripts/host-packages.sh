@@ -19,6 +19,8 @@ PACKAGES=(
   libfuse2
   # a real browser that draws the fleet report (tests/report/screenshot.py)
   chromium
+  # the independent reading of each interface's timestamping (rt_node_facts)
+  ethtool
 )
 missing=()
 for pkg in "${PACKAGES[@]}"; do

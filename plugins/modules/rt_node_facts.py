@@ -18,6 +18,13 @@ description:
     command line, real-time throttling, CPU topology and isolation, NUMA
     nodes, hugepages, transparent hugepages, KSM, IOMMU, KVM and random
     number sources.
+  - Reports time synchronisation as C(time_sync) - each network interface's
+    timestamping capabilities and PTP hardware clock as C(ethtool -T) shows them,
+    the time daemons that run (C(ptp4l), C(phc2sys), C(ts2phc), C(timemaster),
+    C(chronyd), C(ntpd), C(systemd-timesyncd)) and the clocksource. On the live
+    host the capabilities come from the kernel through the C(SIOCETHTOOL) ioctl
+    (C(ETHTOOL_GET_TS_INFO)), a read that changes nothing; in a captured tree
+    only the PTP hardware clock can be read (from sysfs).
   - Evaluates a real-time readiness checklist from those facts and returns
     it as C(realtime_checks), with C(realtime_ready) and plain-language
     C(realtime_blockers) that each end with their fix.
@@ -39,6 +46,8 @@ notes:
     when debugfs is mounted, the C(preempt=) boot argument and
     C(/boot/config-<release>), in that order.
   - CPU flags are those of the first processor listed in C(/proc/cpuinfo).
+  - The time daemons are found by the C(comm) of each process in C(/proc), which the kernel cuts
+    to 15 characters (C(systemd-timesyn)); ntpd, NTPsec and OpenNTPD all run as C(ntpd).
 seealso:
   - name: KubeVirt real-time support (node labeller rule)
     description: KubeVirt labels a node C(kubevirt.io/realtime) only when C(kernel.sched_rt_runtime_us) is C(-1).
@@ -640,6 +649,170 @@ ansible_facts:
               type: list
               elements: dict
               returned: always
+        time_sync:
+          description:
+            - Time synchronisation of the host - what each network interface can timestamp, its PTP
+              hardware clock (PHC), the time daemons that run and the clocksource. The readiness
+              check C(time_sync) says whether PTP runs with a hardware clock and how to get there.
+            - Files a tree lacks leave their part C(null) without a warning.
+          type: dict
+          returned: always
+          sample:
+            interfaces:
+              - name: eth0
+                hardware_transmit: true
+                hardware_receive: true
+                hardware_raw_clock: true
+                software_transmit: true
+                software_receive: true
+                software_system_clock: true
+                phc_index: 2
+                phc_device: /dev/ptp2
+                source: kernel
+                error: null
+            daemons: {"ptp4l": [812], "phc2sys": [813], "ts2phc": [], "timemaster": [], "chronyd": [],
+                      "ntpd": [], "systemd-timesyncd": []}
+            processes: [{"name": "ptp4l", "pid": 812, "cpus_allowed": [0, 1], "policy": "SCHED_FIFO", "priority": 10},
+                        {"name": "phc2sys", "pid": 813, "cpus_allowed": [0, 1], "policy": "SCHED_FIFO", "priority": 10}]
+            ptp_running: true
+            synchronised_by: ["ptp4l", "phc2sys"]
+            clocksource: {"current": "tsc", "available": ["tsc", "hpet", "acpi_pm"], "kvm_clock": false}
+            hardware_clock: true
+          contains:
+            interfaces:
+              description:
+                - One entry per network interface of C(/sys/class/net) but C(lo), sorted by name.
+                - On the live host every value comes from the kernel (C(SIOCETHTOOL) with
+                  C(ETHTOOL_GET_TS_INFO), the C(SOF_TIMESTAMPING_*) bits C(ethtool -T) prints).
+                  In a captured tree (O(root) is not V(/)) no kernel can be asked - the six
+                  capabilities are C(null) and the PHC comes from C(/sys/class/net/<if>/device/ptp/ptpN).
+                - When the kernel refuses the request C(error) names why; the capabilities are then
+                  C(null) (unknown), except the three hardware ones, which are V(false) for
+                  C(EOPNOTSUPP) (the driver tells nothing, so nothing can use its hardware timestamps).
+              type: list
+              elements: dict
+              returned: always
+              contains:
+                name:
+                  description: Interface name.
+                  type: str
+                  returned: always
+                  sample: eth0
+                hardware_transmit:
+                  description: C(SOF_TIMESTAMPING_TX_HARDWARE) (ethtool's C(hardware-transmit)); C(null) when unknown.
+                  type: bool
+                  returned: always
+                  sample: true
+                hardware_receive:
+                  description: C(SOF_TIMESTAMPING_RX_HARDWARE) (C(hardware-receive)); C(null) when unknown.
+                  type: bool
+                  returned: always
+                  sample: true
+                hardware_raw_clock:
+                  description: C(SOF_TIMESTAMPING_RAW_HARDWARE) (C(hardware-raw-clock)); C(null) when unknown.
+                  type: bool
+                  returned: always
+                  sample: true
+                software_transmit:
+                  description: C(SOF_TIMESTAMPING_TX_SOFTWARE) (C(software-transmit)); C(null) when unknown.
+                  type: bool
+                  returned: always
+                  sample: true
+                software_receive:
+                  description: C(SOF_TIMESTAMPING_RX_SOFTWARE) (C(software-receive)); C(null) when unknown.
+                  type: bool
+                  returned: always
+                  sample: true
+                software_system_clock:
+                  description: C(SOF_TIMESTAMPING_SOFTWARE) (C(software-system-clock)); C(null) when unknown.
+                  type: bool
+                  returned: always
+                  sample: true
+                phc_index:
+                  description:
+                    - N of the interface's PTP hardware clock C(/dev/ptpN); C(null) when it has none
+                      (the kernel's V(-1), what ethtool prints as C(PTP Hardware Clock - none)) or it is unknown.
+                  type: int
+                  returned: always
+                  sample: 2
+                phc_device:
+                  description: The PHC's device, C(/dev/ptp<phc_index>); C(null) without one.
+                  type: str
+                  returned: always
+                  sample: /dev/ptp2
+                source:
+                  description: Where the values come from, V(kernel) (the ioctl, live host) or V(sysfs) (a captured tree).
+                  type: str
+                  returned: always
+                  sample: kernel
+                error:
+                  description:
+                    - "The error the kernel gave the request, its code and text, such as V(EOPNOTSUPP: Operation not supported)
+                      or V(ENODEV: No such device); C(null) when it answered."
+                  type: str
+                  returned: always
+                  sample: null
+            daemons:
+              description:
+                - The PIDs of each time daemon found in C(/proc/<pid>/comm), keyed V(ptp4l), V(phc2sys),
+                  V(ts2phc), V(timemaster), V(chronyd), V(ntpd) (also NTPsec and OpenNTPD),
+                  V(systemd-timesyncd); an empty list for one that does not run.
+                - C(null) when the tree lists no process under C(/proc) (a captured tree).
+              type: dict
+              returned: always
+              sample: {"ptp4l": [812], "phc2sys": [813], "ts2phc": [], "timemaster": [], "chronyd": [], "ntpd": [],
+                       "systemd-timesyncd": []}
+            processes:
+              description:
+                - Each running PTP daemon (V(ptp4l), V(phc2sys), V(ts2phc), V(timemaster)) with the CPUs it may run
+                  on (C(Cpus_allowed_list) of C(/proc/<pid>/status)) and its scheduling policy and real-time
+                  priority (C(/proc/<pid>/stat)); rt_validate checks that none may run on an isolated CPU.
+                - C(null) when the tree lists no process under C(/proc).
+              type: list
+              elements: dict
+              returned: always
+              sample: [{"name": "ptp4l", "pid": 812, "cpus_allowed": [0, 1], "policy": "SCHED_FIFO", "priority": 10}]
+            ptp_running:
+              description: Whether C(ptp4l) runs; C(null) when the processes are unknown.
+              type: bool
+              returned: always
+              sample: true
+            synchronised_by:
+              description:
+                - The running daemons that steer a clock of the host, in the order V(ptp4l), V(phc2sys),
+                  V(chronyd), V(ntpd), V(systemd-timesyncd); empty when none runs, C(null) when the
+                  processes are unknown.
+              type: list
+              elements: str
+              returned: always
+              sample: ["ptp4l", "phc2sys"]
+            clocksource:
+              description: The kernel's clocksource, C(/sys/devices/system/clocksource/clocksource0).
+              type: dict
+              returned: always
+              sample: {"current": "tsc", "available": ["tsc", "kvm-clock"], "kvm_clock": true}
+              contains:
+                current:
+                  description: C(current_clocksource); C(null) when unreadable.
+                  type: str
+                  returned: always
+                  sample: tsc
+                available:
+                  description: The words of C(available_clocksource); C(null) when unreadable.
+                  type: list
+                  elements: str
+                  returned: always
+                  sample: ["tsc", "kvm-clock"]
+                kvm_clock:
+                  description: Whether V(kvm-clock) is available (the host is a guest on KVM); C(null) when unknown.
+                  type: bool
+                  returned: always
+                  sample: true
+            hardware_clock:
+              description: Whether any interface has a PTP hardware clock (a C(phc_index) that is not C(null)).
+              type: bool
+              returned: always
+              sample: true
         realtime_ready:
           description: Whether every blocking check passed.
           type: bool
@@ -653,7 +826,8 @@ ansible_facts:
             - "Warnings: V(nohz_full_covers_isolated), V(rcu_nocbs_covers_isolated) (CPUs in nohz_full count as covered, as
               the kernel offloads them too), V(irq_affinity), V(irqs_avoid_isolated) (no interrupt but kernel-managed
               ones delivered to isolated CPUs), V(workqueue_avoids_isolated), V(hugetlbfs_mounted), V(iommu_enabled), V(preempt_rt),
-              V(thp_not_always), V(tsc_deadline), V(constant_tsc), V(ksm_off), V(timer_kernel_args)."
+              V(thp_not_always), V(tsc_deadline), V(constant_tsc), V(ksm_off), V(timer_kernel_args), V(cache_allocation),
+              V(time_sync) (PTP, C(ptp4l), runs and an interface has a PTP hardware clock)."
             - A check whose input could not be read is not ready and says so in C(observed).
           type: list
           elements: dict

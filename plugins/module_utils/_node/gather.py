@@ -20,7 +20,7 @@ from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset impor
     parse_cpumask,
 )
 from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader, checked_root
-from ansible_collections.realtime.virt.plugins.module_utils._node import isolation, parsing, resctrl
+from ansible_collections.realtime.virt.plugins.module_utils._node import isolation, parsing, resctrl, timesync
 from ansible_collections.realtime.virt.plugins.module_utils._node.readiness import evaluate
 
 CPU = "/sys/devices/system/cpu"
@@ -416,6 +416,7 @@ class NodeFacts(object):
         facts["kvm"] = self.kvm()
         facts["rng"] = self.rng()
         facts["resctrl"] = resctrl.read_resctrl(self.reader)
+        facts["time_sync"] = timesync.read_time_sync(self.reader)
         facts.update(evaluate(facts))
         return facts
 

@@ -21,6 +21,8 @@ UNKNOWN = "unknown (the file that tells could not be read)"
 
 ROLE_HOST = "the realtime.virt.rt_host role"
 ROLE_HUGEPAGES = "the realtime.virt.hugepages role"
+ROLE_PTP = "the realtime.virt.ptp role"
+TIME_DAEMONS = "ptp4l, phc2sys, chronyd, ntpd, systemd-timesyncd"
 
 
 def _cpus(value):
@@ -310,6 +312,39 @@ def _cache_allocation(rdt):
     )
 
 
+def _time_sync(time_sync):
+    """PTP running with a hardware clock (a warning: guests keep time without it, less precisely)."""
+    clocks = ["%s (%s)" % (nic["name"], nic["phc_device"]) for nic in time_sync.get("interfaces") or []
+              if nic.get("phc_index") is not None]
+    running = time_sync.get("synchronised_by")
+    source = (time_sync.get("clocksource") or {}).get("current")
+    observed = "PTP hardware clocks: %s; clock synchronised by: %s; clocksource: %s" % (
+        ", ".join(clocks) or "none",
+        "unknown (no process under /proc)" if running is None else ", ".join(running) or "nothing",
+        source or "unknown")
+    problems, fixes = [], []
+    if not clocks:
+        problems.append("no interface has a PTP hardware clock (ethtool -T shows 'PTP Hardware Clock: none')")
+        fixes.append("a NIC with hardware timestamping for sub-microsecond PTP, or allow software timestamping in "
+                     "realtime.virt.ptp")
+    if running is None:
+        problems.append("which time daemons run is unknown (the tree lists no process under /proc)")
+        fixes.append("gather the facts on the live host; run %s" % ROLE_PTP)
+    elif not running:
+        problems.append("nothing synchronises the clock (no %s running)" % TIME_DAEMONS)
+        fixes.append("run %s" % ROLE_PTP)
+    elif not time_sync.get("ptp_running"):
+        problems.append("PTP does not run (ptp4l is not running; the clock is kept by %s)" % ", ".join(running))
+        fixes.append("run %s" % ROLE_PTP)
+    return _check(
+        "time_sync", "Time synchronisation (PTP with a hardware clock)", False,
+        bool(time_sync.get("ptp_running")) and bool(clocks), observed,
+        "Time is not kept by PTP on a hardware clock: %s." % "; ".join(problems) if problems
+        else "PTP runs with a hardware clock (%s)." % observed,
+        "; ".join(fixes) + "." if fixes else "nothing to do (%s keeps PTP running)." % ROLE_PTP,
+    )
+
+
 def checks(facts):
     """The ordered readiness checklist for ``facts``."""
     cpus = facts.get("cpus") or {}
@@ -343,6 +378,7 @@ def checks(facts):
         _ksm(facts.get("ksm") or {}),
         _tuned_args(kernel),
         _cache_allocation(facts.get("resctrl") or {}),
+        _time_sync(facts.get("time_sync") or {}),
     ]
 
 

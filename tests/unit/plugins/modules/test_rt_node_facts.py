@@ -80,3 +80,27 @@ def test_main_rejects_unknown_option(run):
     outcome, _warnings = run({"rooot": "/"})
     assert outcome.failed is True
     assert "rooot" in outcome.result["msg"]
+
+
+def _documented(node):
+    """The keys a RETURN entry documents, as nested dicts (None for a leaf)."""
+    return dict((key, _documented(value.get("contains") or {}) or None) for key, value in node.items())
+
+
+def test_return_documents_every_time_sync_key(tmp_path, run):
+    import yaml
+    root = rt_node_trees.build_shape(str(tmp_path), "test_host")
+    tree = rt_node_trees.Tree(root)
+    tree.write("/sys/class/net/eth0/device/ptp/ptp0/clock_name", "igb\n")
+    tree.write("/sys/devices/system/clocksource/clocksource0/current_clocksource", "tsc\n")
+    tree.write("/sys/devices/system/clocksource/clocksource0/available_clocksource", "tsc hpet\n")
+    outcome, warnings = run({"root": root})
+    assert warnings == []
+    time_sync = outcome.result["ansible_facts"]["rt_node"]["time_sync"]
+    doc = yaml.safe_load(rt_node_facts.RETURN)["ansible_facts"]["contains"]["rt_node"]["contains"]["time_sync"]
+    documented = _documented(doc["contains"])
+    assert sorted(documented) == sorted(time_sync)
+    assert sorted(documented["interfaces"]) == sorted(time_sync["interfaces"][0])
+    assert sorted(documented["clocksource"]) == sorted(time_sync["clocksource"])
+    assert sorted(doc["sample"]["daemons"]) == sorted(time_sync["daemons"])
+    assert time_sync["interfaces"][0]["phc_device"] == "/dev/ptp0"

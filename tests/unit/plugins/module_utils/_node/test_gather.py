@@ -37,7 +37,7 @@ CHECK_IDS = [
     "sched_rt_runtime", "isolated_cpus", "housekeeping_cpus", "nohz_full_covers_isolated",
     "rcu_nocbs_covers_isolated", "irq_affinity", "irqs_avoid_isolated", "workqueue_avoids_isolated", "hugepages_allocated", "hugetlbfs_mounted", "kvm_device",
     "virtualization_flag", "iommu_enabled", "preempt_rt", "thp_not_always", "tsc_deadline", "constant_tsc",
-    "ksm_off", "timer_kernel_args", "cache_allocation",
+    "ksm_off", "timer_kernel_args", "cache_allocation", "time_sync",
 ]
 
 # (shape, {"|"-separated path: expected value})
@@ -199,8 +199,9 @@ CHECK_TABLE = [
                        "nohz_full_covers_isolated": False, "hugepages_allocated": False,
                        "hugetlbfs_mounted": False, "kvm_device": True, "virtualization_flag": True,
                        "iommu_enabled": False, "preempt_rt": False, "thp_not_always": True, "ksm_off": True,
-                       "timer_kernel_args": False, "cache_allocation": False}),
-    ("two_socket_smt", {}, dict((check, check != "preempt_rt") for check in CHECK_IDS)),
+                       "timer_kernel_args": False, "cache_allocation": False, "time_sync": False}),
+    # no PTP hardware clock and no time daemon in the shape: time_sync warns
+    ("two_socket_smt", {}, dict((check, check not in ("preempt_rt", "time_sync")) for check in CHECK_IDS)),
     ("two_socket_smt", {"resctrl": None}, {"cache_allocation": False}),
     ("two_socket_smt", {"resctrl": {"MB": {"min_bandwidth": "10", "bandwidth_gran": "10", "num_closids": "8"}}},
      {"cache_allocation": False}),
@@ -440,3 +441,8 @@ def test_captured_test_host():
     assert facts["rng"]["devices"] == {"random": True, "urandom": True, "hwrng": True}
     assert facts["kubevirt_labels"] == {}
     assert facts["realtime_ready"] is False
+    # the capture holds no /sys/class/net, no /proc/<pid> and no clocksource directory
+    assert facts["time_sync"] == {"interfaces": [], "daemons": None, "processes": None, "ptp_running": None,
+                                  "synchronised_by": None,
+                                  "clocksource": {"current": None, "available": None, "kvm_clock": None},
+                                  "hardware_clock": False}
