@@ -2,8 +2,8 @@
 # Copyright: realtime.virt contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Filters of the rt_validate role: checks, cyclictest parsing, the report, its HTML, JUnit and Prometheus forms,
-and the history of runs."""
+"""Filters of the rt_validate role: checks, cyclictest parsing, time sync (PTP, chrony), the report, its HTML, JUnit
+and Prometheus forms, and the history of runs."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -13,7 +13,7 @@ import json
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import CpusetError
+from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import CpusetError, parse_cpuset
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
 from ansible_collections.realtime.virt.plugins.module_utils._validate.checks import domain_checks
 from ansible_collections.realtime.virt.plugins.module_utils._validate.cyclictest import latency_check, parse_cyclictest, parse_oslat
@@ -27,6 +27,8 @@ from ansible_collections.realtime.virt.plugins.module_utils._validate.hwlat impo
 from ansible_collections.realtime.virt.plugins.module_utils._validate.isolation import isolation_checks
 from ansible_collections.realtime.virt.plugins.module_utils._validate.junit import render_junit
 from ansible_collections.realtime.virt.plugins.module_utils._validate.prometheus import render_textfile
+from ansible_collections.realtime.virt.plugins.module_utils._validate.ptp import (
+    DEFAULT_GUEST_MAX_OFFSET_NS, DEFAULT_MAX_OFFSET_NS, chrony_checks, parse_pmc, ptp_checks, ptp_measurement)
 from ansible_collections.realtime.virt.plugins.module_utils._validate.report import build_report
 
 
@@ -301,6 +303,107 @@ def rt_validate_duration(value, option="rt_validate_duration"):
     return {"seconds": seconds, "text": format_duration(seconds), "wait_seconds": seconds + WAIT_GRACE_S}
 
 
+def _text(value, name, option, what):
+    if value is None or isinstance(value, str):
+        return value
+    raise AnsibleFilterError("%s: %s=%r is not text. Fix: give %s" % (name, option, value, what))
+
+
+def _pmc(value, name):
+    """pmc's parsed answers: a mapping of rt_validate_pmc, or pmc's output text (parsed here)."""
+    if isinstance(value, str):
+        return parse_pmc(value)
+    if isinstance(value, dict):
+        return value
+    raise AnsibleFilterError("%s: pmc=%r is neither pmc's output text nor rt_validate_pmc's result. Fix: give the "
+                             "stdout of pmc -u -b 0 (or it through realtime.virt.rt_validate_pmc)" % (name, value))
+
+
+def _options(options, allowed, name):
+    unknown = sorted(set(options) - set(allowed))
+    if unknown:
+        raise AnsibleFilterError("%s: unknown option %s. Fix: use only %s" % (
+            name, ", ".join(unknown), ", ".join(sorted(allowed))))
+    out = dict(allowed)
+    out.update(options)
+    for option, value in out.items():
+        default = allowed[option]
+        if isinstance(default, bool) and not isinstance(value, bool):
+            raise AnsibleFilterError("%s: %s=%r is not a boolean. Fix: give true or false" % (name, option, value))
+        if option.startswith("max_") and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                          or value < 0):
+            raise AnsibleFilterError("%s: %s=%r is not a number of nanoseconds. Fix: give a whole number, 0 or "
+                                     "more, such as %d" % (name, option, value, default))
+    return out
+
+
+def _cpus(value, name, option):
+    try:
+        return parse_cpuset(value, allow_exclusion=False)
+    except (CpusetError, TypeError, ValueError) as exc:
+        raise AnsibleFilterError("%s: %s=%r: %s. Fix: give a CPU set such as 2-5 or a list of CPU numbers"
+                                 % (name, option, value, exc))
+
+
+def _daemons(daemons, name):
+    if daemons is None:
+        return None
+    if not isinstance(daemons, list) or not all(isinstance(d, dict) for d in daemons):
+        raise AnsibleFilterError("%s: daemons=%r is not a list of processes. Fix: give one mapping per ptp4l or "
+                                 "phc2sys process: {name, pid, cpus_allowed, policy, priority}" % (name, daemons))
+    out = []
+    for index, daemon in enumerate(daemons):
+        if "cpus_allowed" not in daemon:
+            raise AnsibleFilterError("%s: daemons[%d]=%r has no cpus_allowed. Fix: give the Cpus_allowed_list of "
+                                     "/proc/<pid>/status" % (name, index, daemon))
+        out.append(dict(daemon, cpus_allowed=_cpus(daemon["cpus_allowed"], name, "daemons[%d].cpus_allowed" % index)))
+    return out
+
+
+PTP_OPTIONS = {"free_running": False, "ptp4l_log": None, "phc2sys_log": None, "phc2sys_expected": False,
+               "max_offset_ns": DEFAULT_MAX_OFFSET_NS, "max_phc2sys_offset_ns": DEFAULT_MAX_OFFSET_NS,
+               "daemons": None, "isolated": None, "clocksource": None, "ptp_kvm_guests": False}
+
+
+def rt_validate_pmc(text):
+    """pmc's answers (``pmc -u -b 0 'GET ...'``) as ``{dataset: {field: value}, ports: [...]}``; no answer: {}."""
+    if not isinstance(text, str):
+        raise AnsibleFilterError("rt_validate_pmc: expected pmc's output text, got %s. Fix: give the stdout of "
+                                 "pmc -u -b 0 -d <domain> 'GET PORT_DATA_SET' ... (its registered result's stdout)"
+                                 % type(text).__name__)
+    return parse_pmc(text)
+
+
+def rt_validate_ptp_checks(pmc, subject="host PTP", **options):
+    """The report lines of a host's PTP (port, servo, offset, grandmaster; phc2sys, daemons, clocksource)."""
+    name = "rt_validate_ptp_checks"
+    found = _options(options, PTP_OPTIONS, name)
+    for option in ("ptp4l_log", "phc2sys_log", "clocksource"):
+        found[option] = _text(found[option], name, option, "the text read on the host (a registered stdout)")
+    found["daemons"] = _daemons(found["daemons"], name)
+    if found["isolated"] is not None:
+        found["isolated"] = _cpus(found["isolated"], name, "isolated")
+    return ptp_checks(_pmc(pmc, name), str(subject), **found)
+
+
+def rt_validate_ptp_measurement(pmc, subject="host PTP", log=None, **options):
+    """The ``ptp`` measurement (offset, path delay, port state, servo, status) for the report and the fleet page."""
+    name = "rt_validate_ptp_measurement"
+    found = _options(options, {"max_offset_ns": DEFAULT_MAX_OFFSET_NS, "free_running": False}, name)
+    log = _text(log, name, "log", "ptp4l's log text (a registered stdout)")
+    return ptp_measurement(str(subject), _pmc(pmc, name), log, **found)
+
+
+def rt_validate_chrony_checks(tracking, sources, subject="guest chrony", **options):
+    """A guest's chrony checks: the PHC refclock selected, the system time offset within the bound."""
+    name = "rt_validate_chrony_checks"
+    found = _options(options, {"max_offset_ns": DEFAULT_GUEST_MAX_OFFSET_NS, "refid": None}, name)
+    tracking = _text(tracking, name, "tracking", "the stdout of chronyc -c tracking")
+    sources = _text(sources, name, "sources", "the stdout of chronyc -c sources")
+    refid = _text(found["refid"], name, "refid", "the refid of the PHC refclock in chrony.conf, such as PHC0")
+    return chrony_checks(tracking, sources, str(subject), max_offset_ns=found["max_offset_ns"], refid=refid)
+
+
 class FilterModule(object):
     """rt_validate filters."""
 
@@ -324,4 +427,8 @@ class FilterModule(object):
             "rt_validate_prometheus": rt_validate_prometheus,
             "rt_validate_junit": rt_validate_junit,
             "rt_validate_duration": rt_validate_duration,
+            "rt_validate_pmc": rt_validate_pmc,
+            "rt_validate_ptp_checks": rt_validate_ptp_checks,
+            "rt_validate_ptp_measurement": rt_validate_ptp_measurement,
+            "rt_validate_chrony_checks": rt_validate_chrony_checks,
         }

@@ -23,6 +23,8 @@ measurement the distribution of each host's max latency across the hosts.
   least p % of the hosts lie, the value at position ceil(p / 100 * n) of
   the values sorted (counting from 1). For 10 hosts, p90 is the 9th lowest
   and p99 the highest; a value is always one a host measured.
+- A host's PTP offset is the largest |offset from master| of its
+  measurements of kind ``ptp``; across hosts it is read as latency is.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -36,6 +38,8 @@ VERDICTS = ("fail", "warn", "pass")
 FLEET_PERCENTILES = (50, 90, 99)
 # The kinds of measurement rt_validate writes, in the order the summary lists them; others follow by name.
 KIND_ORDER = ("host", "host-oslat", "probe", "probe-baseline", "guest")
+# The kind of the PTP measurement (ptp.ptp_measurement): an offset from the master, not a latency.
+PTP_KIND = "ptp"
 
 
 def verdict(report):
@@ -117,3 +121,24 @@ def fleet_summary(hosts):
             row["p%d" % percent] = nearest_rank(values, percent)
         latency.append(row)
     return {"hosts": len(hosts), "counts": counts, "latency": latency}
+
+
+def ptp_fleet(hosts):
+    """``{hosts, min, p50, p90, p99, max, max_host}`` of each host's largest |PTP offset| (ns), None without one.
+
+    ``hosts``: dicts with ``host`` and ``ptp`` (summaries with ``offset_ns``).
+    """
+    found = []
+    for host in hosts:
+        values = [abs(p["offset_ns"]) for p in host.get("ptp") or [] if p.get("offset_ns") is not None]
+        if values:
+            found.append((max(values), host["host"]))
+    if not found:
+        return None
+    values = [value for value, _host in found]
+    top = max(values)
+    row = {"hosts": len(values), "min": min(values), "max": top,
+           "max_host": sorted(name for value, name in found if value == top)[0]}
+    for percent in FLEET_PERCENTILES:
+        row["p%d" % percent] = nearest_rank(values, percent)
+    return row

@@ -28,6 +28,11 @@ script and no external file, built to stay usable at hundreds of hosts:
   over each other. A guest's measurement also
   says, beside its latency, whether the guest is tuned for real time and
   what it lacks (its ``tuning`` record).
+
+A measurement of kind ``ptp`` (``ptp.ptp_measurement``: the offset from
+the PTP master) is no latency: it gets a line in the host's row, a table
+in its section and, across hosts, a row of its own in the summary; a page
+without one is the same as before.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -38,7 +43,7 @@ import itertools
 
 from ansible_collections.realtime.virt.plugins.module_utils._validate.checks import STATUSES
 from ansible_collections.realtime.virt.plugins.module_utils._validate.fleet import (
-    FLEET_PERCENTILES, fleet_summary, host_maxima, order, verdict)
+    FLEET_PERCENTILES, PTP_KIND, fleet_summary, host_maxima, order, ptp_fleet, verdict)
 from ansible_collections.realtime.virt.plugins.module_utils._validate.history import (
     DEFAULT_FACTOR, check_history, regressions, trend)
 from ansible_collections.realtime.virt.plugins.module_utils._validate.svg import (
@@ -133,6 +138,18 @@ def measurement_summary(measurement):
     }
 
 
+def ptp_summary(measurement):
+    """``{subject, status, offset_ns, path_delay_ns, port_state, servo, max_offset_ns}`` of a ``ptp`` measurement."""
+    out = {"subject": measurement.get("subject") or "ptp",
+           "status": measurement.get("status") if measurement.get("status") in STATUSES else "skip"}
+    for key in ("offset_ns", "path_delay_ns", "max_offset_ns"):
+        value = measurement.get(key)
+        out[key] = value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+    out["port_state"] = measurement.get("port_state")
+    out["servo"] = measurement.get("servo")
+    return out
+
+
 def _tuning(summary):
     """`` &middot; tuned: yes``, ``no (what is missing)`` or ``unknown (why)`` of a guest; "" for others."""
     tuning = summary.get("tuning")
@@ -157,6 +174,10 @@ def _accepted(item):
 
 def _number(value, unit=" us"):
     return "&ndash;" if value is None else "%s%s" % (escape(value), unit)
+
+
+def _ns(value):
+    return "&ndash;" if value is None else "%s ns" % escape("%g" % value)
 
 
 def _p999(summary):
@@ -187,7 +208,8 @@ def host_summary(report):
     """What the fleet table shows of one host's report."""
     counts = dict((status, 0) for status in STATUSES)
     counts.update(report.get("counts") or {})
-    measurements = [measurement_summary(m) for m in report.get("measurements") or []]
+    items = [m for m in report.get("measurements") or [] if isinstance(m, dict)]
+    measurements = [measurement_summary(m) for m in items if m.get("kind") != PTP_KIND]
     return {
         "host": str(report.get("host") or "?"),
         "passed": bool(report.get("passed")),
@@ -197,6 +219,7 @@ def host_summary(report):
         "measurements": measurements,
         "maxima": host_maxima(measurements),
         "checks": list(report.get("checks") or []),
+        "ptp": [ptp_summary(m) for m in items if m.get("kind") == PTP_KIND],
     }
 
 
@@ -224,6 +247,15 @@ def _summary(hosts, generated):
                           "".join('<td class="num">%d us</td>' % v for v in values), row["max"],
                           _link(row["max_host"])))
         out.append('</tbody></table>')
+    ptp = ptp_fleet(hosts)
+    if ptp:
+        out.append('<table class="ptp-fleet"><caption class="note">Each host\'s largest |PTP offset from master|, '
+                   'across the hosts (nearest rank)</caption><thead><tr><th>Hosts</th><th>min</th>%s<th>max</th>'
+                   '</tr></thead><tbody><tr><td class="num">%d</td>%s<td class="num">%s ns (%s)</td></tr></tbody>'
+                   '</table>' % ("".join("<th>p%d</th>" % p for p in FLEET_PERCENTILES), ptp["hosts"],
+                                 "".join('<td class="num">%s ns</td>' % escape("%g" % ptp[k])
+                                         for k in ["min"] + ["p%d" % p for p in FLEET_PERCENTILES]),
+                                 escape("%g" % ptp["max"]), _link(ptp["max_host"])))
     out.append('</div>')
     return "".join(out)
 
@@ -258,6 +290,10 @@ def _row(host, runs, worse, defs):
         values = (escape(m["subject"]), _number(m["max_us"]), _number(m["avg_us"]), _p999(m),
                   _status(m["status"]), _tuning(m))
         lines.append('%s: %s / %s / %s %s%s' % values)
+    for p in host["ptp"]:
+        lines.append('%s: PTP offset %s, path delay %s, %s %s' % (
+            escape(p["subject"]), _ns(p["offset_ns"]), _ns(p["path_delay_ns"]),
+            escape(" ".join(str(v) for v in (p["port_state"], p["servo"]) if v) or "no answer"), _status(p["status"])))
     return ('<tr class="host" data-host="%s" data-verdict="%s" data-passed="%s"><td>%s%s</td><td>%s</td><td>%s</td>'
             '%s<td>%s</td>%s</tr>' % (
                 escape(host["host"]), host["verdict"], "true" if host["passed"] else "false", _link(host["host"]),
@@ -286,6 +322,15 @@ def _section(host, idents, defs, folded):
             [escape(item.get(k)) for k in ("subject", "check", "expected", "observed")]
             + [status, status.upper(), _accepted(item)]))
     out.append('</tbody></table>')
+    if host["ptp"]:
+        out.append('<table class="ptp"><thead><tr><th>PTP</th><th>Offset from master</th><th>Path delay</th>'
+                   '<th>Port</th><th>Servo</th><th>Bound</th><th>Result</th></tr></thead><tbody>')
+        for p in host["ptp"]:
+            out.append('<tr><td>%s<td class="num">%s<td class="num">%s<td>%s<td>%s<td class="num">%s<td>%s' % (
+                escape(p["subject"]), _ns(p["offset_ns"]), _ns(p["path_delay_ns"]),
+                escape(p["port_state"] or "no answer"), escape(p["servo"] or "?"),
+                _ns(p["max_offset_ns"]), _status(p["status"])))
+        out.append('</tbody></table>')
     names = []
     for index, m in enumerate(host["measurements"]):
         names.append("b%d" % next(idents))

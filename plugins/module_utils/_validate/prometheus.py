@@ -19,6 +19,13 @@ their other labels are in :data:`FAMILIES`; docs/rollout.md lists them too.
 A series must appear once in a file, or node_exporter drops the file: when
 two checks share subject and check name (or two measurements subject and
 kind), the later ones get `` (2)``, `` (3)``... after the name.
+
+A measurement of kind ``ptp`` (``ptp.ptp_measurement``) is no latency: it
+writes the families of :data:`PTP_FAMILIES` (offset from the master and
+path delay in seconds, its bound, its verdict), only when the report has
+one, so a report without PTP gives the same file as before.
+:func:`metric_names` lists the latency and check families,
+:func:`ptp_metric_names` the PTP ones.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -31,8 +38,9 @@ import time as _time
 
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
 from ansible_collections.realtime.virt.plugins.module_utils._validate.checks import STATUSES
+from ansible_collections.realtime.virt.plugins.module_utils._validate.fleet import PTP_KIND
 from ansible_collections.realtime.virt.plugins.module_utils._validate.html import (
-    MEASUREMENT_STATUSES, measurement_summary, percentile)
+    MEASUREMENT_STATUSES, measurement_summary, percentile, ptp_summary)
 
 PREFIX = "realtime_virt_validate_"
 TIME_OPTION = "time"
@@ -61,11 +69,26 @@ FAMILIES = (
     ("latency_overflow_samples", ("measurement", "kind"), "Samples above the histogram's last bucket."),
 )
 NAMES = tuple(PREFIX + name for name, _labels, _help in FAMILIES)
+# The families of a measurement of kind ptp, written after the others when the report has one.
+PTP_FAMILIES = (
+    ("ptp_offset_seconds", ("measurement",), "PTP offset of the clock from its master (signed), from pmc or ptp4l's "
+                                             "log."),
+    ("ptp_path_delay_seconds", ("measurement",), "PTP mean path delay to the master."),
+    ("ptp_offset_threshold_seconds", ("measurement",), "The largest |offset| the PTP measurement is judged against."),
+    ("ptp_status", ("measurement", "status"),
+     "Verdict of the PTP measurement (port, servo, offset, grandmaster): 1 on the series of its status, 0 on the "
+     "others."),
+)
 
 
 def metric_names():
-    """Every metric name the textfile can hold, in the order it writes them."""
+    """Every metric name of the latency and check families, in the order the textfile writes them."""
     return list(NAMES)
+
+
+def ptp_metric_names():
+    """The metric names of a PTP measurement, in the order the textfile writes them (after the others)."""
+    return [PREFIX + name for name, _labels, _help in PTP_FAMILIES]
 
 
 def run_time(value):
@@ -119,7 +142,7 @@ def _unique(keys):
 
 def samples(report, when):
     """``{family name (without PREFIX): [(labels, value)]}`` of one report; labels exclude host."""
-    found = dict((name, []) for name, _labels, _help in FAMILIES)
+    found = dict((name, []) for name, _labels, _help in FAMILIES + PTP_FAMILIES)
     counts = dict((status, 0) for status in STATUSES)
     counts.update(dict((k, v) for k, v in (report.get("counts") or {}).items() if k in counts))
     found["run_timestamp_seconds"].append(((), when))
@@ -133,7 +156,8 @@ def samples(report, when):
             labels = (("subject", item.get("subject")), ("check", "%s%s" % (item.get("check"), suffix)),
                       ("status", status))
             found["check_status"].append((labels, 1 if item.get("status") == status else 0))
-    summaries = [measurement_summary(m) for m in report.get("measurements") or [] if isinstance(m, dict)]
+    items = [m for m in report.get("measurements") or [] if isinstance(m, dict)]
+    summaries = [measurement_summary(m) for m in items if m.get("kind") != PTP_KIND]
     suffixes = _unique([(s["subject"], s["kind"]) for s in summaries])
     for summary, suffix in zip(summaries, suffixes):
         key = (("measurement", summary["subject"] + suffix), ("kind", summary["kind"]))
@@ -151,6 +175,15 @@ def samples(report, when):
                 found["latency_quantile_seconds"].append((key + (("quantile", text),), _seconds(value)))
         found["latency_samples"].append((key, summary["samples"]))
         found["latency_overflow_samples"].append((key, summary["overflows"]))
+    ptp = [ptp_summary(m) for m in items if m.get("kind") == PTP_KIND]
+    for summary, suffix in zip(ptp, _unique([p["subject"] for p in ptp])):
+        key = (("measurement", summary["subject"] + suffix),)
+        for name, field in (("ptp_offset_seconds", "offset_ns"), ("ptp_path_delay_seconds", "path_delay_ns"),
+                            ("ptp_offset_threshold_seconds", "max_offset_ns")):
+            if summary[field] is not None:
+                found[name].append((key, summary[field] / 1e9))
+        for status in STATUSES:
+            found["ptp_status"].append((key + (("status", status),), 1 if summary["status"] == status else 0))
     return found
 
 
@@ -159,7 +192,7 @@ def render_textfile(report, when):
     host = str(report.get("host") or "")
     found = samples(report, run_time(when))
     lines = []
-    for name, _labels, text in FAMILIES:
+    for name, _labels, text in FAMILIES + PTP_FAMILIES:
         if not found[name]:
             continue
         lines.append("# HELP %s%s %s" % (PREFIX, name, text.replace("\\", "\\\\").replace("\n", "\\n")))
