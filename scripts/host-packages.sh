@@ -19,6 +19,9 @@ PACKAGES=(
   libfuse2
   # a real browser that draws the fleet report (tests/report/screenshot.py)
   chromium
+  # ptp4l and pmc for the PTP test on a veth pair (ptp_veth), and linuxptp's
+  # own profile files the unit tests compare the ptp role's with
+  linuxptp
   # the independent reading of each interface's timestamping (rt_node_facts)
   ethtool
 )

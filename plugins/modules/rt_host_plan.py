@@ -155,6 +155,65 @@ options:
         description: C(rt_validate_duration).
         type: raw
         default: 10
+  ptp:
+    description:
+      - The C(realtime.virt.ptp) variables, without the C(ptp_) prefix, checked with the role's own filter
+        (P(realtime.virt.ptp_plan#filter)) against this host's interfaces and the housekeeping CPUs the plan leaves.
+      - Nothing is checked while O(ptp.interfaces) is empty (site.yml runs the role only on hosts with interfaces).
+    type: dict
+    default: {}
+    version_added: 1.1.0
+    suboptions:
+      interfaces:
+        description: C(ptp_interfaces).
+        type: list
+        elements: str
+        default: []
+      profile:
+        description: C(ptp_profile).
+        type: str
+        default: e2e
+      domain:
+        description: C(ptp_domain).
+        type: raw
+        default: auto
+      clock:
+        description: C(ptp_clock).
+        type: str
+        default: client
+      transport:
+        description: C(ptp_transport).
+        type: str
+        default: auto
+      software_timestamping:
+        description: C(ptp_software_timestamping).
+        type: bool
+        default: false
+      free_running:
+        description: C(ptp_free_running).
+        type: bool
+        default: false
+      phc2sys:
+        description: C(ptp_phc2sys).
+        type: raw
+        default: auto
+      cpus:
+        description: C(ptp_cpus).
+        type: str
+        default: auto
+      priority:
+        description: C(ptp_priority).
+        type: int
+        default: 10
+      unicast_masters:
+        description: C(ptp_unicast_masters).
+        type: list
+        elements: str
+        default: []
+      options:
+        description: C(ptp_options).
+        type: dict
+        default: {}
   inventory:
     description: Every hostname of the inventory (C(groups['all'])), to check O(rt_validate.guests) against.
     type: list
@@ -274,6 +333,14 @@ def argument_spec():
                          hugepage_check=dict(type="str", choices=["fail", "warn", "ignore"], default="fail")),
         rt_validate=_stage(guests=dict(type="list", elements="raw", default=[]),
                            duration=dict(type="raw", default=10)),
+        ptp=_stage(interfaces=dict(type="list", elements="str", default=[]), profile=dict(type="str", default="e2e"),
+                   domain=dict(type="raw", default="auto"), clock=dict(type="str", default="client"),
+                   transport=dict(type="str", default="auto"),
+                   software_timestamping=dict(type="bool", default=False),
+                   free_running=dict(type="bool", default=False), phc2sys=dict(type="raw", default="auto"),
+                   cpus=dict(type="str", default="auto"), priority=dict(type="int", default=10),
+                   unicast_masters=dict(type="list", elements="str", default=[]),
+                   options=dict(type="dict", default={})),
         inventory=dict(type="list", elements="str"),
     )
 
@@ -304,7 +371,7 @@ def main():
         module.fail_json(msg="rt_host_plan: %s" % error)
     for warning in warnings + qat_warnings:
         module.warn(warning)
-    names = ("rt_host", "hugepages", "qat", "sriov", "rt_domain", "rt_validate")
+    names = ("rt_host", "hugepages", "qat", "sriov", "rt_domain", "rt_validate", "ptp")
     stages = dict((name, module.params[name]) for name in names)
     plan, problems = plan_host(facts, stages, qat=qat, reader=HostReader(root), defined=defined_domains(module),
                                inventory=module.params["inventory"])

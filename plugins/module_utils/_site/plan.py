@@ -29,6 +29,8 @@ from ansible_collections.realtime.virt.plugins.module_utils._cpu.plan import cpu
 from ansible_collections.realtime.virt.plugins.module_utils._hugepages.plan import facts_after, hugepage_plan
 from ansible_collections.realtime.virt.plugins.module_utils._placement.host import isolated_after
 from ansible_collections.realtime.virt.plugins.module_utils._placement.plan import plan_domains
+from ansible_collections.realtime.virt.plugins.module_utils._ptp.plan import PtpPlanError
+from ansible_collections.realtime.virt.plugins.module_utils._ptp.plan import plan as ptp_plan
 from ansible_collections.realtime.virt.plugins.module_utils._qat.services import parse_services
 from ansible_collections.realtime.virt.plugins.module_utils._sriov.manager import read_pf, validate
 from ansible_collections.realtime.virt.plugins.module_utils._validate.guests import plan_guests
@@ -142,6 +144,19 @@ def _predicted(facts, cpus, hugepages, reboot):
     return after
 
 
+def _ptp(problems, facts, stage, cpus):
+    """ptp_* against this host's interfaces and the housekeeping CPUs rt_host leaves (when ptp_interfaces is set)."""
+    if not stage.get("interfaces"):
+        return
+    options = dict((key, value) for key, value in stage.items() if key != "interfaces")
+    try:
+        ptp_plan((facts.get("time_sync") or {}).get("interfaces") or [], stage["interfaces"],
+                 housekeeping=cpus["housekeeping_cpuset"] if cpus else "",
+                 isolated=cpus["isolated_cpuset"] if cpus else "", **options)
+    except PtpPlanError as error:
+        problems.messages.extend(error.problems)
+
+
 def plan_host(facts, stages, qat=None, reader=None, defined=None, inventory=None):
     """``(plan, problems)`` for one host; ``problems`` lists every refusal, empty when the host may go on.
 
@@ -150,7 +165,7 @@ def plan_host(facts, stages, qat=None, reader=None, defined=None, inventory=None
     reboot), ``hugepages`` (pages, default_size), ``qat`` (pfs, numvfs,
     numvfs_per_pf, services), ``sriov`` (pfs, vf_driver), ``rt_domain``
     (domains, domain_defaults, allow_unisolated, hugepage_check) and
-    ``rt_validate`` (guests, duration).  ``qat`` is qat_vf_info's result,
+    ``rt_validate`` (guests, duration), ``ptp`` (interfaces, profile, domain, clock, ...).  ``qat`` is qat_vf_info's result,
     ``reader`` a HostReader to look the SR-IOV PFs up, ``defined`` the
     domains libvirt already holds, ``inventory`` the inventory's hostnames.
     """
@@ -182,6 +197,7 @@ def plan_host(facts, stages, qat=None, reader=None, defined=None, inventory=None
             plan_domains, _predicted(facts, cpus, hugepages, host.get("reboot", "never")), domains["domains"],
             defined=defined or [], allow_unisolated=bool(domains.get("allow_unisolated")),
             defaults=domains.get("domain_defaults") or {}, hugepages=domains.get("hugepage_check") or "fail")
+    _ptp(problems, facts, stages.get("ptp") or {}, cpus)
     if validate_stage.get("guests"):
         problems.attempt(plan_guests, validate_stage["guests"], validate_stage.get("duration", 10), inventory=inventory)
     plan = {

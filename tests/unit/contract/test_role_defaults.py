@@ -23,7 +23,7 @@ from ansible_collections.realtime.virt.plugins.modules import rt_host_plan
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 SITE = os.path.join(TOP, "playbooks", "site.yml")
-STAGES = ("rt_host", "hugepages", "qat", "sriov", "rt_domain", "rt_validate")
+STAGES = ("rt_host", "hugepages", "qat", "sriov", "rt_domain", "rt_validate", "ptp")
 # ``<variable> | default(<argument>)`` in a Jinja expression
 DEFAULT = re.compile(r"\b([A-Za-z_]\w*)\s*\|\s*default\(([^()]*)\)")
 

@@ -93,7 +93,12 @@ ROLE_VARS = {
     "rt_domain": {"rt_domain_domains": [{"name": "vm1", "vcpus": 1, "memory_mib": 64, "cpus": "auto"}]},
     "rt_validate": {"rt_validate_duration": 10},
     "rt_guest": {"rt_guest_isolated_cpus": "auto", "rt_guest_reboot": "never"},
+    "ptp": {"ptp_interfaces": ["eth0"]},
 }
+# rt_node_facts' time_sync of a host with one interface that timestamps in software only (as a veth)
+SOFTWARE_ONLY = {"interfaces": [{"name": "veth0", "software_transmit": True, "software_receive": True,
+                                 "hardware_transmit": False, "hardware_receive": False, "hardware_raw_clock": False,
+                                 "phc_index": None}]}
 
 # Filters that never refuse their input: they format or parse what they are given.
 NEVER_REFUSE = {
@@ -286,6 +291,25 @@ CASES = [
     Case("qat-unknown-option", "qat_vf_info", {"pf": "0000:6b:00.0"}, ["pf", "Supported parameters"]),
 
     # ---- role argument specs ----------------------------------------------------------------------
+    Case("role-ptp-profile-choice", "role:ptp", {"ptp_profile": "g8275.3"}, ["ptp_profile", "g8275.3", "e2e"]),
+    Case("role-ptp-clock-choice", "role:ptp", {"ptp_clock": "slave"}, ["ptp_clock", "slave", "client"]),
+    Case("role-ptp-priority-type", "role:ptp", {"ptp_priority": "high"}, ["ptp_priority", "int"]),
+    Case("plan-ptp-unknown-interface", "filter:ptp_plan", {"interfaces": ["eth9"]},
+         ["ptp_interfaces: 'eth9' is not a network interface", "veth0", "Fix:"]),
+    Case("plan-ptp-no-hardware-clock", "filter:ptp_plan", {"interfaces": ["veth0"]},
+         ["'veth0' has no hardware timestamping", "ptp_software_timestamping: true"]),
+    Case("plan-ptp-domain-out-of-range", "filter:ptp_plan",
+         {"interfaces": ["veth0"], "options": {"profile": "g8275.1", "domain": 99, "software_timestamping": True}},
+         ["ptp_domain=99", "24-43"]),
+    Case("plan-ptp-isolated-cpus", "filter:ptp_plan",
+         {"interfaces": ["veth0"], "options": {"cpus": "2", "isolated": "2-3", "housekeeping": "0-1",
+                                               "software_timestamping": True}},
+         ["ptp_cpus='2'", "isolated CPUs 2", "0-1"]),
+    Case("plan-ptp-own-key", "filter:ptp_plan",
+         {"interfaces": ["veth0"], "options": {"options": {"domainNumber": 3}, "software_timestamping": True}},
+         ["ptp_options: domainNumber", "ptp_domain"]),
+    Case("plan-ptp-not-facts", "filter:ptp_plan", {"time_sync": "eth0", "interfaces": ["eth0"]},
+         ["'eth0'", "not rt_node_facts' time_sync", "Fix:"]),
     Case("role-rt_host-reboot-choice", "role:rt_host", {"rt_host_reboot": "sometimes"}, ["rt_host_reboot", "sometimes", "never, auto, force"]),
     Case("role-rt_host-runtime-type", "role:rt_host", {"rt_host_sched_rt_runtime_us": "off"}, ["rt_host_sched_rt_runtime_us", "int"]),
     Case("role-rt_host-iommu-type", "role:rt_host", {"rt_host_iommu": "maybe"}, ["rt_host_iommu", "bool"]),
@@ -501,6 +525,8 @@ CASES = [
     Case("host-plan-two-stages", "rt_host_plan",
          {"rt_host": {"isolated_cpus": "0-1"}, "hugepages": {"pages": [{"size": "2M", "count": -1}]}},
          ["2 problem(s)", "rt_host_isolated_cpus='0-1'", "hugepages_pages[0].count=-1"]),
+    Case("host-plan-ptp-interface", "rt_host_plan", {"ptp": {"interfaces": ["eth9"], "profile": "g8275.1", "domain": 3}},
+         ["ptp_interfaces: 'eth9' is not a network interface of this host", "ptp_domain=3", "24-43", "nothing was changed"]),
     Case("host-plan-reboot-choice", "rt_host_plan", {"rt_host": {"reboot": "sometimes"}}, ["reboot", "never, auto, force"]),
     Case("info-names-type", "libvirt_rt_domain_info", {"names": {"vm1": True}}, ["names", "list"]),
     Case("info-unknown-option", "libvirt_rt_domain_info", {"uir": "qemu:///system"}, ["uir", "Supported parameters"]),
@@ -756,6 +782,8 @@ class Harness(object):
             "kubevirt_vm_to_rt_domain": lambda: FILTERS[name](args["manifest"], unmapped=args.get("unmapped", "warn"),
                                                               instancetypes=args.get("instancetypes")),
             "rt_domain_to_kubevirt_vm": lambda: FILTERS[name](args["domains"]),
+            "ptp_plan": lambda: FILTERS[name](args.get("time_sync", SOFTWARE_ONLY), args["interfaces"],
+                                              **dict({"housekeeping": "0-1"}, **args.get("options", {}))),
         }
         try:
             value = calls[name]()

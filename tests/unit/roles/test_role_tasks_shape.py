@@ -19,7 +19,7 @@ ROLES = os.path.join(TOP, "roles")
 
 # The roles with OS variable files, and those without (what they name is
 # the same on every OS the collection supports).
-WITH_OS_VARS = ["hugepages", "qat", "rt_domain", "rt_host", "rt_validate"]
+WITH_OS_VARS = ["hugepages", "ptp", "qat", "rt_domain", "rt_host", "rt_validate"]
 WITHOUT_OS_VARS = ["rt_guest", "sriov"]
 
 

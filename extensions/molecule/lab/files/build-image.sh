@@ -30,8 +30,10 @@ packages=linux-image-amd64,grub-pc,openssh-server,python3,systemd-sysv,dbus,udev
 # irqbalance; python3-apt, which Ansible's apt module needs in check mode,
 # as Debian's standard and cloud installs have it), and what rt_validate
 # would install (rt-tests: cyclictest); installing them here keeps apt's
-# work under TCG out of every lab run.
-extra_packages=(python3-apt tuned irqbalance rt-tests)
+# work under TCG out of every lab run. chrony: a host keeps its clock with
+# a time daemon, which the ptp role must stop while ptp4l steers the clock
+# and start again on its undo.
+extra_packages=(python3-apt tuned irqbalance rt-tests chrony)
 # What rt_domain installs (roles/rt_domain/vars/Debian.yml) with apt's
 # recommends, about 370 packages that take apt over 10 minutes under TCG.
 # They are installed here, then libvirt-daemon-system (the daemon's systemd

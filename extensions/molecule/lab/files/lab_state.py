@@ -12,7 +12,9 @@ the NVMe physical function (found by PCI class 0108 with sriov_totalvfs),
 its VFs, their drivers, IOMMU groups and /dev/vfio nodes, the text of the
 files rt_host writes for tuned and irqbalance (None where absent) and
 which of the files the roles install (the grub drop-in, the boot-time
-units and scripts) are present. With a path argument it also
+units and scripts) are present, the ptp role's files and daemons (their
+CPUs, policy and priority), rt_guest's ptp_kvm files and whether chrony
+runs and is enabled. With a path argument it also
 lists files under /etc, /boot and /usr/local newer than that path (to prove
 a --check run wrote nothing); with --tuned it also asks the tuned daemon
 which profile it runs (tuned-adm active), and with --report PATH it adds
@@ -134,6 +136,40 @@ INSTALLED = (
 )
 
 
+# What the ptp role writes (read back as text, None where absent), and what
+# rt_guest writes for ptp_kvm and chrony
+PTP_FILES = (
+    "/etc/linuxptp/realtime-virt-ptp4l.conf",
+    "/etc/linuxptp/realtime-virt-stopped-time-daemons.conf",
+    "/etc/systemd/system/realtime-virt-ptp4l.service",
+    "/etc/systemd/system/realtime-virt-phc2sys.service",
+)
+PTP_KVM_FILES = (
+    "/etc/modules-load.d/realtime-virt-ptp_kvm.conf",
+    "/etc/chrony/conf.d/realtime-virt-ptp-kvm.conf",
+)
+WANTS = "/etc/systemd/system/multi-user.target.wants"
+
+
+def processes(names):
+    """Each process named in ``names``: its CPUs, policy and priority as the kernel shows them."""
+    found = []
+    for pid in sorted((p for p in os.listdir("/proc") if p.isdigit()), key=int):
+        comm = read("/proc/%s/comm" % pid)
+        if comm not in names:
+            continue
+        stat = read("/proc/%s/stat" % pid, "")
+        # the fields after "(comm)": field 3 (state) first; rt_priority is 40, policy 41
+        rest = stat.rsplit(")", 1)[-1].split()
+        status = dict(line.split(":", 1) for line in (read("/proc/%s/status" % pid, "") or "").splitlines()
+                      if ":" in line)
+        found.append({"comm": comm, "pid": int(pid),
+                      "cpus_allowed_list": status.get("Cpus_allowed_list", "").strip(),
+                      "rt_priority": int(rest[37]) if len(rest) > 38 else None,
+                      "policy": int(rest[38]) if len(rest) > 38 else None})
+    return found
+
+
 def tuned_active():
     try:
         done = subprocess.run(["tuned-adm", "active"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -167,6 +203,16 @@ def main():
         "sriov_pfs": sriov_pfs(),
         "files": dict((path, read(path)) for path in SETTINGS),
         "installed": [path for path in INSTALLED if os.path.lexists(path)],
+        "ptp": {
+            "files": dict((path, read(path)) for path in PTP_FILES),
+            "enabled": os.path.lexists(os.path.join(WANTS, "realtime-virt-ptp4l.service")),
+            "processes": processes(("ptp4l", "phc2sys")),
+        },
+        "ptp_kvm_files": dict((path, read(path)) for path in PTP_KVM_FILES),
+        "chrony": {
+            "running": bool(processes(("chronyd",))),
+            "enabled": os.path.lexists(os.path.join(WANTS, "chrony.service")),
+        },
     }
     if args.stamp:
         state["newer_files"] = newer_than(args.stamp)

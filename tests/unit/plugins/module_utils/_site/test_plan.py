@@ -150,3 +150,39 @@ def test_a_stage_list_of_the_wrong_type_is_refused(fresh):
     assert problems == ["sriov_pfs='%s': not a list. Fix: give a list such as [{pf: '0000:3b:00.0', count: 4}]" % NIC]
     with pytest.raises(OptionError):
         sriov_needs_iommu(NIC)
+
+
+def _with_nic(facts, **entry):
+    """``facts`` with one network interface in time_sync, as rt_node_facts reports it from the kernel."""
+    nic = dict({"name": "ens1f0", "hardware_transmit": False, "hardware_receive": False, "hardware_raw_clock": False,
+                "software_transmit": True, "software_receive": True, "phc_index": None}, **entry)
+    return dict(facts, time_sync={"interfaces": [nic]})
+
+
+def test_ptp_input_is_refused_with_the_other_stages_problems(fresh):
+    facts = _with_nic(gather_node_facts(fresh)[0])
+    _result, problems = plan_host(facts, {"hugepages": {"pages": [{"size": "3M", "count": 1}]},
+                                          "ptp": {"interfaces": ["eth7", "ens1f0"], "profile": "g8275.1",
+                                                  "domain": 60}})
+    ptp = [problem for problem in problems if problem.startswith("ptp_")]
+    assert any("hugepages" in problem for problem in problems)
+    assert len(ptp) == 3
+    assert "ptp_interfaces: 'eth7' is not a network interface of this host (it has: ens1f0)" in ptp[0]
+    assert "'ens1f0' has no hardware timestamping" in ptp[1]
+    assert "ptp_domain=60 is outside the g8275.1 profile's domains 24-43" in ptp[2]
+
+
+def test_ptp_is_planned_on_the_cpus_rt_host_leaves(fresh):
+    facts = _with_nic(gather_node_facts(fresh)[0], hardware_transmit=True, hardware_receive=True,
+                      hardware_raw_clock=True, phc_index=0)
+    _result, problems = plan_host(facts, {"rt_host": {"isolated_cpus": "1-3"}, "ptp": {"interfaces": ["ens1f0"]}})
+    assert problems == []
+    _result, problems = plan_host(facts, {"rt_host": {"isolated_cpus": "1-3"},
+                                          "ptp": {"interfaces": ["ens1f0"], "cpus": "0-1"}})
+    assert problems == ["ptp_cpus='0-1' includes the isolated CPUs 1, where PTP daemons disturb the real-time vCPUs "
+                        "and are themselves delayed. Fix: name housekeeping CPUs only (0), or auto"]
+
+
+def test_no_ptp_interfaces_no_ptp_plan(fresh):
+    facts = gather_node_facts(fresh)[0]
+    assert plan_host(facts, {"ptp": {"interfaces": [], "profile": "nonsense"}})[1] == []
