@@ -153,20 +153,26 @@ options:
             required: true
       emulator_cpuset:
         description:
-          - Host CPUs for the emulator threads (C(<emulatorpin>)), KubeVirt's C(isolateEmulatorThread).
+          - Host CPUs for the emulator threads (C(<emulatorpin>)); with O(cpu.emulator_policy=isolate), KubeVirt's
+            C(isolateEmulatorThread).
           - The IO threads of O(iothreads) run there too.
         type: str
       emulator_policy:
         description:
-          - Where the emulator threads (and the IO threads of O(iothreads)) run.
-          - V(cpuset) pins them to O(cpu.emulator_cpuset), or leaves them unpinned when it is not given.
+          - Where the emulator threads (and the IO threads of O(iothreads)) run, in the words of the
+            realtime.virt.rt_domain role's C(emulator) (which picks the CPUs and passes the same word).
+          - V(housekeeping) pins them to O(cpu.emulator_cpuset) when it is given, else leaves them where the host's
+            CPU isolation puts unpinned threads (its housekeeping CPUs).
+          - V(isolate) pins them to CPUs of their own, O(cpu.emulator_cpuset), which must be given and may hold no
+            CPU a vCPU is pinned to (KubeVirt's C(isolateEmulatorThread), Nova's
+            C(hw:emulator_threads_policy=isolate)).
           - V(share) pins them to the host CPUs of the vCPUs outside O(realtime.mask), Nova's
             C(hw:emulator_threads_policy=share); those vCPUs must be pinned, and O(cpu.emulator_cpuset) is not given.
-          - The realtime.virt.rt_domain role also offers C(isolate) and C(housekeeping), which it resolves to a
-            CPU set.
+          - V(cpuset), this option's word for V(housekeeping) before 1.1.0, is deprecated and will be removed in
+            2.0.0; it still works as V(housekeeping), with a deprecation warning.
         type: str
-        choices: [cpuset, share]
-        default: cpuset
+        choices: [housekeeping, isolate, share, cpuset]
+        default: housekeeping
       numa:
         description: Guest NUMA topology.
         type: dict

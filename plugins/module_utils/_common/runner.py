@@ -70,7 +70,8 @@ def run_result(module, prefix, build, details=None):
     The libvirt modules end here. An error of the collection fails the task
     with ``"<prefix>: <error>"`` and the keys ``details(error)`` returns
     (the error's ``option`` by default). The result's ``warnings`` become
-    Ansible warnings; a result with a true ``failed`` fails the task with
+    Ansible warnings, its ``deprecations`` (``(message, version)`` pairs)
+    Ansible deprecation warnings; a result with a true ``failed`` fails the task with
     ``"<prefix>: <msg>"`` and the rest of the result.
     """
     if details is None:
@@ -82,6 +83,8 @@ def run_result(module, prefix, build, details=None):
         module.fail_json(msg="%s: %s" % (prefix, error), **details(error))
     for warning in result.pop("warnings", None) or []:
         module.warn(warning)
+    for message, version in result.pop("deprecations", None) or []:
+        module.deprecate(message, version=version, collection_name="realtime.virt")
     if result.pop("failed", False):
         msg = result.pop("msg", "failed")
         module.fail_json(msg="%s: %s" % (prefix, msg), **result)

@@ -145,7 +145,8 @@ def _cpu(where, entry, domain, unmapped):
     if dedicated:
         cpu["dedicatedCpuPlacement"] = True
     emulator = entry.get("emulator")
-    if emulator == "isolate" or cpu_in.get("emulator_cpuset"):
+    policy = cpu_in.get("emulator_policy")
+    if emulator == "isolate" or policy == "isolate" or (cpu_in.get("emulator_cpuset") and policy in (None, "cpuset")):
         if not dedicated:
             _fail(where + ".emulator", emulator or cpu_in.get("emulator_cpuset"), "KubeVirt isolates the emulator "
                   "thread only beside dedicated vCPUs (its admission refuses isolateEmulatorThread alone)",
@@ -153,9 +154,12 @@ def _cpu(where, entry, domain, unmapped):
         cpu["isolateEmulatorThread"] = True
         if cpu_in.get("emulator_cpuset"):
             unmapped.append("%s.cpu.emulator_cpuset: KubeVirt picks the emulator's CPU; the set is not kept" % where)
-    elif emulator == "share" or cpu_in.get("emulator_policy") == "share":
+    elif emulator == "share" or policy == "share":
         unmapped.append("%s.emulator: KubeVirt has no 'share' policy; the emulator runs on the pod's shared CPUs"
                         % where)
+    elif cpu_in.get("emulator_cpuset"):
+        unmapped.append("%s.cpu.emulator_cpuset: KubeVirt runs a housekeeping emulator on the pod's shared CPUs; the "
+                        "set is not kept" % where)
     realtime = entry.get("realtime")
     if realtime is not None and _dict(where + ".realtime", realtime).get("enabled", True) is not False:
         cpu["realtime"] = {"mask": str(realtime["mask"])} if realtime.get("mask") not in (None, "") else {}

@@ -217,7 +217,10 @@ class BatchManager(object):
     def _result(self):
         domains = [entry.outcome(self.want_diff) for entry in self.entries]
         changed = any(d["changed"] for d in domains) or any(u["changed"] for u in self.unlisted)
-        result = {"changed": changed, "domains": domains, "unlisted": self.unlisted, "warnings": list(self.warnings)}
+        result = {"changed": changed, "domains": domains, "unlisted": self.unlisted, "warnings": list(self.warnings),
+                  "deprecations": [("domains[%d] (%s): %s" % (entry.index, entry.name, message), version)
+                                   for entry in self.entries if entry.manager is not None
+                                   for message, version in entry.manager.deprecations]}
         if self.want_diff:
             result["diff"] = [self._diff_of(d["name"], d["diff"]) for d in domains if d["changed"]] + \
                 [self._diff_of(u["name"], u.get("diff") or {}) for u in self.unlisted if u["changed"]]

@@ -54,6 +54,8 @@ ELEMENT_HINTS = (
 SET_AUTOSTART = "set the autostart flag of"
 # actions of _call that change the domain
 CHANGES = ("define", "mark", SET_AUTOSTART, "stop", "start", "undefine")
+# the release that removes what is deprecated now
+DEPRECATED_IN = "2.0.0"
 MEMLOCK_FIX = ("the memory lock limit of the qemu process cannot be raised on this host: set memory.locked: false, "
                "or give the libvirt daemon CAP_SYS_RESOURCE or a high LimitMEMLOCK")
 
@@ -121,6 +123,8 @@ class DomainManager(object):
         self._connect = connect or libvirt.open
         self.conn = None
         self.warnings = []
+        # deprecated option values the options use: ``(message, version)``, for module.deprecate()
+        self.deprecations = []
         self.owner = owner
         self.done = []  # the changes libvirt made so far (define, start...), in order
         self.state = params.get("state") or "present"
@@ -164,7 +168,9 @@ class DomainManager(object):
         self.prepare(self.host_facts() if self.state != "absent" else {})
         self._open()
         try:
-            return self.converge(self.conn)
+            result = self.converge(self.conn)
+            result["deprecations"] = list(self.deprecations)
+            return result
         finally:
             try:
                 self.conn.close()
@@ -190,6 +196,7 @@ class DomainManager(object):
         if self.params.get("base_xml"):
             base_root = parse_xml(self.params["base_xml"])
         plan = build_spec(self.params, host, base_root)
+        self.deprecations = [(message, DEPRECATED_IN) for message in plan.get("deprecations") or []]
         self._wanted = marker.strip(render(plan, base_root))
         self._kinds = device_kinds(plan, base_root is not None)
 

@@ -38,7 +38,7 @@ def argument_spec():
         pinning=dict(type="list", elements="dict", default=[], options=dict(
             vcpu=dict(type="int", required=True), cpuset=dict(type="str", required=True))),
         emulator_cpuset=dict(type="str"),
-        emulator_policy=dict(type="str", default="cpuset", choices=["cpuset", "share"]),
+        emulator_policy=dict(type="str", default="housekeeping", choices=["housekeeping", "isolate", "share", "cpuset"]),
         numa=dict(type="dict", options=dict(
             passthrough=dict(type="bool", default=False),
             cells=dict(type="list", elements="dict", options=cell))),

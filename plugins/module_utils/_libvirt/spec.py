@@ -35,7 +35,7 @@ from ansible_collections.realtime.virt.plugins.module_utils._libvirt.cachetune i
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.hardening import check_hardening
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.memory import check_memory, check_numa
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.rng import resolve_rng
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt.vcpus import cpuset_option, realtime_vcpus, shared_emulator_cpus
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.vcpus import cpuset_option, emulator_placement, realtime_vcpus
 
 MAC = re.compile(r"^[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}$")
 CPU_MODES = ("host-passthrough", "host-model", "maximum", "custom")
@@ -78,8 +78,9 @@ def build_spec(params, host, base_root=None):
     plan["cpu"] = _cpu_model(cpu, params.get("domain_type") or "kvm", plan["vcpus"])
     plan["pinning"], plan["emulator"] = _pinning(cpu, plan["vcpus"], host.get("online"))
     plan["realtime"] = _realtime(params.get("realtime"), plan["vcpus"], plan["pinning"])
-    if cpu.get("emulator_policy") == "share":
-        plan["emulator"] = shared_emulator_cpus(cpu, plan["pinning"], plan["realtime"], plan["vcpus"])
+    plan["emulator"], deprecation = emulator_placement(cpu, plan["pinning"], plan["realtime"], plan["vcpus"],
+                                                       plan["emulator"])
+    plan["deprecations"] = [deprecation] if deprecation else []
     plan["iothreads"] = _iothreads(params.get("iothreads"))
     plan["cachetune"] = check_cachetune(params.get("cachetune"), plan["vcpus"], host.get("resctrl"))
     plan["memorytune"] = check_memorytune(params.get("memorytune"), plan["vcpus"], host.get("resctrl"))

@@ -43,7 +43,53 @@ def realtime_vcpus(mask, vcpus, option="realtime.mask", fix=None):
     return rt_vcpus
 
 
-def shared_emulator_cpus(cpu, pinning, realtime, vcpus):
+# Where the emulator and IO threads run, in the words of the rt_domain role's
+# ``emulator``: the host's housekeeping CPUs, CPUs of their own, or beside the
+# guest's housekeeping vCPUs. ``cpuset``, the module's word before 1.1.0,
+# means housekeeping and is deprecated.
+EMULATOR_POLICIES = ("housekeeping", "isolate", "share")
+DEPRECATED_POLICY = "cpuset"
+DEPRECATED_POLICY_MESSAGE = ("cpu.emulator_policy=cpuset is deprecated and will be removed in 2.0.0: it is "
+                             "housekeeping, the default, in the rt_domain role's words. Write "
+                             "emulator_policy: housekeeping, or isolate when cpu.emulator_cpuset is a CPU no vCPU uses")
+
+
+def emulator_placement(cpu, pinning, realtime, vcpus, emulator):
+    """``(emulator CPUs or None, deprecation message or None)`` for ``cpu.emulator_policy``.
+
+    ``housekeeping`` pins to ``cpu.emulator_cpuset`` when given (else the
+    threads stay where the host's isolation leaves them); ``isolate`` needs
+    ``cpu.emulator_cpuset`` and no vCPU pinned to its CPUs (KubeVirt's
+    ``isolateEmulatorThread``); ``share`` computes the CPUs itself.
+    """
+    policy = cpu.get("emulator_policy") or "housekeeping"
+    deprecation = None
+    if policy == DEPRECATED_POLICY:
+        policy, deprecation = "housekeeping", DEPRECATED_POLICY_MESSAGE
+    option = "cpu.emulator_policy"
+    if policy == "share":
+        if emulator is not None:
+            raise OptionError(option, "share", "share takes the emulator CPUs from the vCPUs outside realtime.mask, "
+                              "so cpu.emulator_cpuset (%s) cannot be given too" % cpu.get("emulator_cpuset"),
+                              "remove cpu.emulator_cpuset, or set emulator_policy to housekeeping or isolate")
+        return shared_emulator_cpus(pinning, realtime, vcpus), deprecation
+    if policy == "isolate":
+        if emulator is None:
+            raise OptionError(option, "isolate", "isolate gives the emulator and IO threads CPUs of their own, named "
+                              "by cpu.emulator_cpuset, which is not given",
+                              "give cpu.emulator_cpuset (a CPU no vCPU uses; the rt_domain role's emulator: isolate "
+                              "picks one), or use housekeeping")
+        taken = sorted(set(emulator) & set(cpu_id for cpus in pinning.values() for cpu_id in cpus))
+        if taken:
+            vcpus_there = sorted(vcpu for vcpu, cpus in pinning.items() if set(cpus) & set(taken))
+            raise OptionError("cpu.emulator_cpuset", cpu.get("emulator_cpuset"),
+                              "isolate gives the emulator CPUs of its own, but CPU %s also runs vCPU %s"
+                              % (format_cpuset(taken), format_cpuset(vcpus_there)),
+                              "choose a CPU no vCPU is pinned to, or use emulator_policy: housekeeping")
+    return emulator, deprecation
+
+
+def shared_emulator_cpus(pinning, realtime, vcpus):
     """Host CPUs of the vCPUs outside the real-time mask: where ``emulator_policy: share`` puts the emulator.
 
     Nova's ``hw:emulator_threads_policy=share`` with a real-time mask: the
@@ -51,10 +97,6 @@ def shared_emulator_cpus(cpu, pinning, realtime, vcpus):
     on the host's housekeeping CPUs and never on a real-time vCPU's CPU.
     """
     option = "cpu.emulator_policy"
-    if cpu.get("emulator_cpuset") not in (None, ""):
-        raise OptionError(option, "share", "share takes the emulator CPUs from the vCPUs outside realtime.mask, so "
-                          "cpu.emulator_cpuset (%s) cannot be given too" % cpu.get("emulator_cpuset"),
-                          "remove cpu.emulator_cpuset, or set emulator_policy to cpuset")
     if realtime is None:
         raise OptionError(option, "share", "share needs a real-time domain whose realtime.mask leaves vCPUs out",
                           "give realtime.mask, for example '^0' to keep vCPU 0 for the guest's housekeeping")

@@ -173,7 +173,7 @@ def _shared(plan, cpus):
         rt = {"vcpus": realtime_vcpus(realtime.get("mask"), vcpus, option=plan["where"] + ".realtime.mask")}
     pinning = dict((index, [host_cpu]) for index, host_cpu in enumerate(cpus))
     try:
-        return shared_emulator_cpus({}, pinning, rt, vcpus)
+        return shared_emulator_cpus(pinning, rt, vcpus)
     except OptionError as error:
         raise OptionError(plan["where"] + ".emulator", "share", error.why, error.fix)
 
@@ -184,6 +184,7 @@ def emulator_for_pinned(plan):
     cpu = dict(plan["options"].get("cpu") or {})
     if policy == "isolate":
         cpu["emulator_cpuset"] = str(plan["emulator_cpu"])
+        cpu["emulator_policy"] = "isolate"
     elif policy == "share":
         pins = {}
         for pin in cpu.get("pinning") or []:
@@ -209,7 +210,9 @@ def finish_options(plan, host, used_vcpu_cpus, warnings):
     policy = options.get("emulator")
     if policy == "isolate":
         cpu["emulator_cpuset"] = str(plan["emulator_cpu"])
+        cpu["emulator_policy"] = "isolate"
     elif policy == "share":
+        # the CPUs the module's share computes, given as a set
         cpu["emulator_cpuset"] = format_cpuset(_shared(plan, cpus))
     if not cpu.get("emulator_cpuset"):
         emulator = set()

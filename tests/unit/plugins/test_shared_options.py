@@ -88,21 +88,26 @@ class _Module(object):
 
     def __init__(self):
         self.warnings = []
+        self.deprecations = []
 
     def warn(self, text):
         self.warnings.append(text)
 
+    def deprecate(self, msg, version=None, collection_name=None):
+        self.deprecations.append((msg, version, collection_name))
+
     def exit_json(self, **result):
-        raise _End(False, result, self.warnings)
+        raise _End(False, result, self.warnings, self.deprecations)
 
     def fail_json(self, **result):
-        raise _End(True, result, self.warnings)
+        raise _End(True, result, self.warnings, self.deprecations)
 
 
 class _End(Exception):
-    def __init__(self, failed, result, warnings):
+    def __init__(self, failed, result, warnings, deprecations=None):
         super(_End, self).__init__(result)
         self.failed, self.result, self.warnings = failed, result, warnings
+        self.deprecations = deprecations or []
 
 
 class _Manager(object):
@@ -155,3 +160,9 @@ def test_require_libraries_fails_only_without_them(monkeypatch):
         runner.require_libraries(module, "libvirt-python", "Traceback ...")
     assert info.value.failed and info.value.result["exception"] == "Traceback ..."
     assert info.value.result["msg"] == basic.missing_required_lib("libvirt-python")
+
+
+def test_run_result_hands_deprecations_to_ansible_with_the_collection_and_version():
+    end = _end(_Manager({"changed": False, "warnings": [], "deprecations": [("cpu.emulator_policy=cpuset is old", "2.0.0")]}))
+    assert end.result == {"changed": False}
+    assert end.deprecations == [("cpu.emulator_policy=cpuset is old", "2.0.0", "realtime.virt")]

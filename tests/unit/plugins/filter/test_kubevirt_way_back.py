@@ -257,3 +257,18 @@ def test_kubevirt_core_kubevirt_vm_takes_the_manifest(warnings):
     assert plain(sent["spec"]["template"]["spec"]) == manifest["spec"]["template"]["spec"]
     assert sent["spec"]["runStrategy"] == "Always" and sent["metadata"]["namespace"] == "rt"
     assert schema_errors(plain(sent)) == []
+
+
+@pytest.mark.parametrize("cpu, isolated, note", [
+    ({"emulator_policy": "isolate", "emulator_cpuset": "5"}, True, "cpu.emulator_cpuset: KubeVirt picks the emulator's CPU"),
+    ({"emulator_cpuset": "5"}, True, "cpu.emulator_cpuset: KubeVirt picks the emulator's CPU"),
+    ({"emulator_policy": "cpuset", "emulator_cpuset": "5"}, True, "cpu.emulator_cpuset: KubeVirt picks the emulator's CPU"),
+    ({"emulator_policy": "housekeeping", "emulator_cpuset": "0"}, False,
+     "cpu.emulator_cpuset: KubeVirt runs a housekeeping emulator on the pod's shared CPUs"),
+])
+def test_the_emulator_policy_words_cross_as_kubevirt_reads_them(cpu, isolated, note, warnings):
+    entry = {"name": "rt-e", "vcpus": 2, "cpus": "auto", "memory_mib": 1024, "cpu": cpu}
+    manifest = rt_domain_to_kubevirt_vm(entry)[0]
+    assert schema_errors(manifest) == []
+    assert bool(manifest_cpu(manifest).get("isolateEmulatorThread")) is isolated
+    assert len(warnings) == 1 and note in warnings[0]
