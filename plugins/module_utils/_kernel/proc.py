@@ -56,7 +56,7 @@ def thread_scheduling(reader, pid, tid):
     return {"policy": POLICIES.get(policy, str(policy)), "priority": priority, "affinity": affinity}
 
 
-def _cpus(affinity):
+def allowed_cpus(affinity):
     """The CPU ids of a ``Cpus_allowed_list`` text, or None when it cannot be read."""
     try:
         return parse_kernel_cpulist(affinity)
@@ -86,7 +86,7 @@ def kernel_threads(reader, names):
         if scheduling is None:
             continue
         threads.append({"pid": int(pid), "comm": comm, "policy": scheduling["policy"],
-                        "priority": scheduling["priority"], "cpus": _cpus(scheduling["affinity"]),
+                        "priority": scheduling["priority"], "cpus": allowed_cpus(scheduling["affinity"]),
                         "cpuset": scheduling["affinity"]})
     return sorted(threads, key=lambda item: item["pid"])
 
@@ -114,9 +114,9 @@ def qemu_threads(reader, pid):
         if vcpu:
             entry = {"vcpu": int(vcpu.group(1)), "tid": int(tid)}
         elif iothread:
-            entry = {"iothread": int(iothread.group(1)), "tid": int(tid), "cpus": _cpus(scheduling["affinity"])}
+            entry = {"iothread": int(iothread.group(1)), "tid": int(tid), "cpus": allowed_cpus(scheduling["affinity"])}
         else:
-            entry = {"tid": int(tid), "comm": comm, "cpus": _cpus(scheduling["affinity"])}
+            entry = {"tid": int(tid), "comm": comm, "cpus": allowed_cpus(scheduling["affinity"])}
         entry.update(scheduling)
         found["vcpu" if vcpu else "iothread" if iothread else "emulator"].append(entry)
     found["vcpu"].sort(key=lambda item: item["vcpu"])

@@ -32,6 +32,7 @@ from ansible_collections.realtime.virt.plugins.module_utils._libvirt.diff import
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.errors import LibvirtCallError
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import fill_identity, render
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.spec import build_spec
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.vcpus import DEPRECATED_IN
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.uri import is_local
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.xmltree import parse_xml, to_text
 from ansible_collections.realtime.virt.plugins.module_utils._node.gather import NodeFacts
@@ -54,8 +55,6 @@ ELEMENT_HINTS = (
 SET_AUTOSTART = "set the autostart flag of"
 # actions of _call that change the domain
 CHANGES = ("define", "mark", SET_AUTOSTART, "stop", "start", "undefine")
-# the release that removes what is deprecated now
-DEPRECATED_IN = "2.0.0"
 MEMLOCK_FIX = ("the memory lock limit of the qemu process cannot be raised on this host: set memory.locked: false, "
                "or give the libvirt daemon CAP_SYS_RESOURCE or a high LimitMEMLOCK")
 

@@ -49,9 +49,12 @@ def realtime_vcpus(mask, vcpus, option="realtime.mask", fix=None):
 # means housekeeping and is deprecated.
 EMULATOR_POLICIES = ("housekeeping", "isolate", "share")
 DEPRECATED_POLICY = "cpuset"
-DEPRECATED_POLICY_MESSAGE = ("cpu.emulator_policy=cpuset is deprecated and will be removed in 2.0.0: it is "
+# the release that removes it
+DEPRECATED_IN = "2.0.0"
+DEPRECATED_POLICY_MESSAGE = ("cpu.emulator_policy=cpuset is deprecated and will be removed in %s: it is "
                              "housekeeping, the default, in the rt_domain role's words. Write "
-                             "emulator_policy: housekeeping, or isolate when cpu.emulator_cpuset is a CPU no vCPU uses")
+                             "emulator_policy: housekeeping, or isolate when cpu.emulator_cpuset is a CPU no vCPU uses"
+                             % DEPRECATED_IN)
 
 
 def emulator_placement(cpu, pinning, realtime, vcpus, emulator):

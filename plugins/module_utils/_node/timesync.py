@@ -40,7 +40,6 @@ import fcntl
 import socket
 import struct
 
-from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import CpusetError, parse_kernel_cpulist
 from ansible_collections.realtime.virt.plugins.module_utils._kernel import proc
 from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader
 
@@ -206,11 +205,8 @@ def placed_processes(reader, daemons):
             scheduling = proc.thread_scheduling(scratch, pid, pid)
             if scheduling is None:
                 continue
-            try:
-                cpus = parse_kernel_cpulist(scheduling["affinity"])
-            except CpusetError:
-                cpus = None
-            found.append({"name": name, "pid": pid, "cpus_allowed": cpus, "policy": scheduling["policy"],
+            found.append({"name": name, "pid": pid, "cpus_allowed": proc.allowed_cpus(scheduling["affinity"]),
+                          "policy": scheduling["policy"],
                           "priority": scheduling["priority"]})
     return found
 

@@ -111,16 +111,22 @@ def fleet_summary(hosts):
         counts[host["verdict"]] += 1
         for kind, value in host["maxima"].items():
             per_kind.setdefault(kind, []).append((value, host["host"]))
-    latency = []
-    for kind in sorted(per_kind, key=_kind_key):
-        values = [value for value, _host in per_kind[kind]]
-        top = max(values)
-        row = {"kind": kind, "hosts": len(values), "min": min(values), "max": top,
-               "max_host": sorted(name for value, name in per_kind[kind] if value == top)[0]}
-        for percent in FLEET_PERCENTILES:
-            row["p%d" % percent] = nearest_rank(values, percent)
-        latency.append(row)
+    latency = [dict(distribution(per_kind[kind]), kind=kind) for kind in sorted(per_kind, key=_kind_key)]
     return {"hosts": len(hosts), "counts": counts, "latency": latency}
+
+
+def distribution(found):
+    """``{hosts, min, p50, p90, p99, max, max_host}`` of ``found``, one ``(value, host)`` per host.
+
+    ``max_host`` is the first host (by name) with the highest value.
+    """
+    values = [value for value, _host in found]
+    top = max(values)
+    row = {"hosts": len(values), "min": min(values), "max": top,
+           "max_host": sorted(name for value, name in found if value == top)[0]}
+    for percent in FLEET_PERCENTILES:
+        row["p%d" % percent] = nearest_rank(values, percent)
+    return row
 
 
 def ptp_fleet(hosts):
@@ -133,12 +139,4 @@ def ptp_fleet(hosts):
         values = [abs(p["offset_ns"]) for p in host.get("ptp") or [] if p.get("offset_ns") is not None]
         if values:
             found.append((max(values), host["host"]))
-    if not found:
-        return None
-    values = [value for value, _host in found]
-    top = max(values)
-    row = {"hosts": len(values), "min": min(values), "max": top,
-           "max_host": sorted(name for value, name in found if value == top)[0]}
-    for percent in FLEET_PERCENTILES:
-        row["p%d" % percent] = nearest_rank(values, percent)
-    return row
+    return distribution(found) if found else None
