@@ -5,8 +5,9 @@
 """The <devices> of the wanted domain (lxml, pure): what the options draw there and which
 device kinds the wanted domain fully lists.
 
-render.render merges what ``devices()`` draws into the domain's <devices>
-with the ``conflicts()`` it returns; owned.py declares the kinds.
+render.render merges what ``devices()`` draws into the domain's <devices>;
+owned.py declares the kinds, and conflicts.py which of a base_xml's
+devices an option replaces.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -49,18 +50,16 @@ def has_usb(root, plan):
 
 
 def devices(plan, usb=True):
-    """The devices the options draw, and the ``conflicts()`` of merge.merge_children for the base's.
+    """The devices the options draw.
 
     ``usb``: whether the domain has a USB controller or device (has_usb()).
     """
     ours = []
-    targets = set()
     for disk in plan["disks"]:
         node = element(None, "disk", type="file", device=disk["device"])
         element(node, "driver", name="qemu", type=disk["format"], iothread=disk.get("iothread"))
         element(node, "source", file=disk["path"])
         element(node, "target", dev=disk["target"], bus=disk["bus"])
-        targets.add(disk["target"])
         ours.append(node)
     for iface in plan["interfaces"]:
         node = element(None, "interface", type=iface["type"])
@@ -95,44 +94,4 @@ def devices(plan, usb=True):
     if (plan.get("hardening") or {}).get("strip_devices") and not usb:
         # libvirt adds a USB controller to every x86 domain unless told it has none
         ours.append(element(None, "controller", type="usb", model="none"))
-    wanted_hostdevs = set(plan["hostdevs"])
-
-    def conflicts(child):
-        tag = child.tag
-        if tag == "disk":
-            target = child.find("target")
-            return False if target is not None and target.get("dev") in targets else None
-        if tag == "interface" and plan["interfaces"]:
-            return False
-        if tag in ("serial", "console") and plan["serial_log"] and _first_serial_port(child):
-            return False
-        if tag == "hostdev" and _hostdev_address(child) in wanted_hostdevs:
-            return False
-        if tag == "rng" and plan["rng"]:
-            return False
-        if tag == "memballoon" and plan["memballoon_none"]:
-            return False
-        return None
-    return ours, conflicts
-
-
-def _first_serial_port(node):
-    """Whether a <serial>, or a <console> mirroring a serial port, is serial port 0."""
-    target = node.find("target")
-    if node.tag == "console" and target is not None and target.get("type") not in (None, "serial"):
-        return False
-    port = target.get("port") if target is not None else None
-    return port in (None, "0")
-
-
-def _hostdev_address(node):
-    """(domain, bus, slot, function) of a PCI hostdev element, or None."""
-    if node.get("type") != "pci":
-        return None
-    address = node.find("source/address")
-    if address is None:
-        return None
-    try:
-        return tuple(int(address.get(k) or "0", 0) for k in ("domain", "bus", "slot", "function"))
-    except ValueError:
-        return None
+    return ours

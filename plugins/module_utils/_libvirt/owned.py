@@ -22,94 +22,97 @@ replaces), under the path of its parent:
              ``mirror``: it may, but libvirt writes the element back
              from another one (a serial <console>), so the diff does
              not name it;
-``when``     which of the base's elements an option replaces (the rule
-             render's ``conflicts()`` applies; docs/libvirt_rt_domain.md).
+``rule``     for a row an option may replace, the name of the rule in
+             conflicts.py that says which of the base's elements of
+             this tag the options replace (its docstring says when, in
+             words; docs/libvirt_rt_domain.md for users); else None.
 
 Read by render (``OWNED_TOP``, ``OWNED_CHILDREN``, ``DEVICE_KINDS``,
-``STRIPPED_KINDS``), merge (``ORDER``, ``ID_ATTR``, and ``REPLACES``: a
-``conflicts()`` can only replace a child declared here), compare (what
-is owned) and diff (``REPLACEABLE``, ``REPLACEABLE_ATTRS``: what the
-diff's ``after_header`` names).  A new element goes here first.
+``STRIPPED_KINDS``), conflicts (``rule``: every merge of render's
+takes its ``conflicts()`` from ``conflicts.conflicts_for()``, which looks
+a child up here by its parent path and tag), merge (``ORDER``, ``ID_ATTR``, and ``REPLACES``: no
+child outside it is replaced, whatever a rule says), compare (what is
+owned) and diff (``REPLACEABLE``, ``REPLACEABLE_ATTRS``: what the diff's
+``after_header`` names).  A new element goes here first.
 """
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-# (parent path, tag, id attribute, owns, replaces, when)
+# (parent path, tag, id attribute, owns, replaces, rule)
 ELEMENTS = (
-    ("domain", "name", None, None, False, ""),
-    ("domain", "memory", None, "top", True, "memory_mib or memory_kib"),
-    ("domain", "currentMemory", None, None, True, "a <currentMemory> above the new memory size"),
-    ("domain", "vcpu", None, "top", True, "vcpus"),
-    ("domain", "vcpus", None, None, True, "a <vcpus> listing naming a vCPU beyond vcpus"),
-    ("domain", "iothreads", None, "top", True, "iothreads"),
-    ("domain", "cputune", None, "top", False, ""),
-    ("domain", "memoryBacking", None, "top", False, ""),
-    ("domain", "numatune", None, "top", False, ""),
-    ("domain", "os", None, None, False, ""),
-    ("domain", "features", None, None, False, ""),
-    ("domain", "cpu", None, "top", False, ""),
-    ("domain", "clock", None, None, False, ""),
-    ("domain", "pm", None, "top", False, ""),
-    ("domain", "devices", None, None, False, ""),
-    ("domain/cputune", "vcpupin", "vcpu", "listed", True, "the pin of a vCPU cpu.pinning pins, or beyond vcpus"),
-    ("domain/cputune", "emulatorpin", None, "listed", True, "any, when the emulator CPUs are given"),
-    ("domain/cputune", "iothreadpin", "iothread", "listed", True,
-     "the pin of an IO thread the options pin with the emulator, or beyond iothreads"),
-    ("domain/cputune", "vcpusched", "vcpus", "listed", True, "its real-time vCPUs (trimmed), or beyond vcpus"),
-    ("domain/cputune", "cachetune", "vcpus", "listed", True, "one over a vCPU cachetune names, or beyond vcpus"),
-    ("domain/cputune", "memorytune", "vcpus", "listed", True, "one over a vCPU memorytune names, or beyond vcpus"),
-    ("domain/cputune/cachetune", "cache", None, "listed", False, ""),
-    ("domain/cputune/memorytune", "node", None, "listed", False, ""),
-    ("domain/memoryBacking", "hugepages", None, "listed", True, "memory.hugepages"),
-    ("domain/memoryBacking", "nosharepages", None, "listed", True, "a real-time domain on hugepages"),
-    ("domain/memoryBacking", "locked", None, "listed", True, "memory.locked, or a real-time domain"),
-    ("domain/memoryBacking", "allocation", None, "listed", True, "hardening.immediate_allocation"),
-    ("domain/memoryBacking/hugepages", "page", None, "listed", False, ""),
-    ("domain/numatune", "memory", None, "listed", True, "memory.numatune"),
-    ("domain/numatune", "memnode", "cellid", "listed", True, "one of a guest NUMA cell the options place or drop"),
-    ("domain/os", "type", None, None, True, "machine"),
-    ("domain/os", "kernel", None, None, True, "boot"),
-    ("domain/os", "initrd", None, None, True, "boot"),
-    ("domain/os", "cmdline", None, None, True, "boot"),
-    ("domain/os", "boot", None, None, True, "boot (a direct kernel boot has no boot device)"),
-    ("domain/features", "acpi", None, None, False, ""),
-    ("domain/features", "apic", None, None, False, ""),
-    ("domain/features", "pmu", None, "listed", True, "a real-time domain"),
-    ("domain/features", "kvm", None, "listed", False, ""),
-    ("domain/features/kvm", "hint-dedicated", None, "listed", True, "hardening.hint_dedicated"),
-    ("domain/cpu", "model", None, None, True, "cpu.model, or a mode without a model"),
-    ("domain/cpu", "vendor", None, None, True, "a mode without a model"),
-    ("domain/cpu", "topology", None, "listed", True, "cpu.topology, or one vcpus no longer matches"),
-    ("domain/cpu", "feature", None, "listed", True, "a feature of the same name in cpu.features"),
-    ("domain/cpu", "numa", None, "listed", True, "cpu.numa"),
-    ("domain/cpu/numa", "cell", "id", "listed", False, ""),
-    ("domain/clock", "timer", None, "listed", True, "a timer of the same name in hardening.timers"),
-    ("domain/pm", "suspend-to-mem", None, None, True, "hardening without guest_suspend"),
-    ("domain/pm", "suspend-to-disk", None, None, True, "hardening without guest_suspend"),
-    ("domain/devices", "disk", None, "device", True, "a disk of the same target"),
-    ("domain/devices", "interface", None, "device", True, "any, when interfaces are given"),
-    ("domain/devices", "serial", None, "device", True, "serial port 0, when serial_log is given"),
-    ("domain/devices", "console", None, None, "mirror", "a console of serial port 0, when serial_log is given"),
-    ("domain/devices", "hostdev", None, "device", True, "a PCI hostdev of the same address"),
-    ("domain/devices", "rng", None, "device", True, "any, when rng is given"),
-    ("domain/devices", "memballoon", None, None, True, "any, on a real-time domain"),
-    ("domain/devices", "controller", None, None, False, ""),
-    ("domain/devices", "graphics", None, "stripped", False, ""),
-    ("domain/devices", "sound", None, "stripped", False, ""),
-    ("domain/devices/disk", "driver", None, None, False, ""),
-    ("domain/devices/disk", "source", None, None, False, ""),
-    ("domain/devices/disk", "target", None, None, False, ""),
-    ("domain/devices/interface", "mac", None, None, False, ""),
-    ("domain/devices/interface", "source", None, None, False, ""),
-    ("domain/devices/interface", "model", None, None, False, ""),
-    ("domain/devices/serial", "source", None, None, False, ""),
-    ("domain/devices/serial", "target", None, None, False, ""),
-    ("domain/devices/hostdev", "source", None, None, False, ""),
-    ("domain/devices/hostdev/source", "address", None, None, False, ""),
-    ("domain/devices/rng", "rate", None, "listed", False, ""),
-    ("domain/devices/rng", "backend", None, "listed", False, ""),
+    ("domain", "name", None, None, False, None),
+    ("domain", "memory", None, "top", True, "rewritten"),
+    ("domain", "currentMemory", None, None, True, "above_new_memory"),
+    ("domain", "vcpu", None, "top", True, "rewritten"),
+    ("domain", "vcpus", None, None, True, "vcpus_beyond"),
+    ("domain", "iothreads", None, "top", True, "iothreads_given"),
+    ("domain", "cputune", None, "top", False, None),
+    ("domain", "memoryBacking", None, "top", False, None),
+    ("domain", "numatune", None, "top", False, None),
+    ("domain", "os", None, None, False, None),
+    ("domain", "features", None, None, False, None),
+    ("domain", "cpu", None, "top", False, None),
+    ("domain", "clock", None, None, False, None),
+    ("domain", "pm", None, "top", False, None),
+    ("domain", "devices", None, None, False, None),
+    ("domain/cputune", "vcpupin", "vcpu", "listed", True, "vcpu_pinned_or_beyond"),
+    ("domain/cputune", "emulatorpin", None, "listed", True, "emulator_given"),
+    ("domain/cputune", "iothreadpin", "iothread", "listed", True, "iothread_pinned_or_beyond"),
+    ("domain/cputune", "vcpusched", "vcpus", "listed", True, "realtime_vcpus_or_beyond"),
+    ("domain/cputune", "cachetune", "vcpus", "listed", True, "tuned_vcpus_or_beyond"),
+    ("domain/cputune", "memorytune", "vcpus", "listed", True, "tuned_vcpus_or_beyond"),
+    ("domain/cputune/cachetune", "cache", None, "listed", False, None),
+    ("domain/cputune/memorytune", "node", None, "listed", False, None),
+    ("domain/memoryBacking", "hugepages", None, "listed", True, "hugepages_given"),
+    ("domain/memoryBacking", "nosharepages", None, "listed", True, "nosharepages_wanted"),
+    ("domain/memoryBacking", "locked", None, "listed", True, "locked_given"),
+    ("domain/memoryBacking", "allocation", None, "listed", True, "immediate_allocation"),
+    ("domain/memoryBacking/hugepages", "page", None, "listed", False, None),
+    ("domain/numatune", "memory", None, "listed", True, "numatune_given"),
+    ("domain/numatune", "memnode", "cellid", "listed", True, "memnode_placed_or_dropped"),
+    ("domain/os", "type", None, None, True, "rewritten"),
+    ("domain/os", "kernel", None, None, True, "boot_given"),
+    ("domain/os", "initrd", None, None, True, "boot_given"),
+    ("domain/os", "cmdline", None, None, True, "boot_given"),
+    ("domain/os", "boot", None, None, True, "boot_given"),
+    ("domain/features", "acpi", None, None, False, None),
+    ("domain/features", "apic", None, None, False, None),
+    ("domain/features", "pmu", None, "listed", True, "realtime"),
+    ("domain/features", "kvm", None, "listed", False, None),
+    ("domain/features/kvm", "hint-dedicated", None, "listed", True, "hint_dedicated"),
+    ("domain/cpu", "model", None, None, True, "model_given_or_modelless"),
+    ("domain/cpu", "vendor", None, None, True, "modelless"),
+    ("domain/cpu", "topology", None, "listed", True, "topology_given_or_mismatch"),
+    ("domain/cpu", "feature", None, "listed", True, "feature_named"),
+    ("domain/cpu", "numa", None, "listed", True, "numa_given"),
+    ("domain/cpu/numa", "cell", "id", "listed", False, None),
+    ("domain/clock", "timer", None, "listed", True, "timer_named"),
+    ("domain/pm", "suspend-to-mem", None, None, True, "guest_suspend_off"),
+    ("domain/pm", "suspend-to-disk", None, None, True, "guest_suspend_off"),
+    ("domain/devices", "disk", None, "device", True, "disk_same_target"),
+    ("domain/devices", "interface", None, "device", True, "interfaces_given"),
+    ("domain/devices", "serial", None, "device", True, "serial_port_0"),
+    ("domain/devices", "console", None, None, "mirror", "serial_port_0"),
+    ("domain/devices", "hostdev", None, "device", True, "hostdev_same_address"),
+    ("domain/devices", "rng", None, "device", True, "rng_given"),
+    ("domain/devices", "memballoon", None, None, True, "memballoon_none"),
+    ("domain/devices", "controller", None, None, False, None),
+    ("domain/devices", "graphics", None, "stripped", False, None),
+    ("domain/devices", "sound", None, "stripped", False, None),
+    ("domain/devices/disk", "driver", None, None, False, None),
+    ("domain/devices/disk", "source", None, None, False, None),
+    ("domain/devices/disk", "target", None, None, False, None),
+    ("domain/devices/interface", "mac", None, None, False, None),
+    ("domain/devices/interface", "source", None, None, False, None),
+    ("domain/devices/interface", "model", None, None, False, None),
+    ("domain/devices/serial", "source", None, None, False, None),
+    ("domain/devices/serial", "target", None, None, False, None),
+    ("domain/devices/hostdev", "source", None, None, False, None),
+    ("domain/devices/hostdev/source", "address", None, None, False, None),
+    ("domain/devices/rng", "rate", None, "listed", False, None),
+    ("domain/devices/rng", "backend", None, "listed", False, None),
 )
 
 # Attributes of the base an option can replace, by path.
@@ -151,7 +154,7 @@ def _parent_tag(path):
 def _tags(owns=None, replaces=None):
     """{parent path: (tags...)} of the rows that own as ``owns`` / may replace."""
     table = {}
-    for path, tag, _id, row_owns, row_replaces, _when in ELEMENTS:
+    for path, tag, _id, row_owns, row_replaces, _rule in ELEMENTS:
         if owns is not None and row_owns not in owns:
             continue
         if replaces is not None and row_replaces not in replaces:
@@ -163,7 +166,7 @@ def _tags(owns=None, replaces=None):
 
 # Top-level elements the module owns: when the plan does not want one, it
 # must not be in the domain.
-OWNED_TOP = tuple(tag for path, tag, _id, owns, _r, _w in ELEMENTS if path == "domain" and owns == "top")
+OWNED_TOP = tuple(tag for path, tag, _id, owns, _r, _rule in ELEMENTS if path == "domain" and owns == "top")
 # Children the module writes inside a container, by the container's tag:
 # the wanted domain lists every child of these kinds (the module's and,
 # with base_xml, the user's it keeps).
@@ -177,4 +180,4 @@ REPLACEABLE = _tags(replaces=(True,))
 # The same, mirrors too, by the parent's tag (merge.merge_children keeps every other child).
 REPLACES = dict((_parent_tag(path), tags) for path, tags in _tags(replaces=(True, "mirror")).items())
 # Children libvirt sorts by a number: the attribute holding it.
-ID_ATTR = dict([(tag, attr) for _p, tag, attr, _o, _r, _w in ELEMENTS if attr] + list(_LIBVIRT_IDS.items()))
+ID_ATTR = dict([(tag, attr) for _p, tag, attr, _o, _r, _rule in ELEMENTS if attr] + list(_LIBVIRT_IDS.items()))

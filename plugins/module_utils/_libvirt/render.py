@@ -19,8 +19,11 @@ Values are written the way libvirt stores them (memory in KiB, cpusets in
 their shortest form) so libvirt has little to normalise, but the
 comparison in compare.py never relies on that.
 
-What the module owns of a domain is declared in owned.py; <devices> is
-drawn in devices.py, XML parsed and written in xmltree.py.
+What the module owns of a domain is declared in owned.py, and which of
+the base's children an option replaces in the rules its rows name
+(conflicts.py): every merge here takes its ``conflicts()`` from
+``conflicts_for()``.  <devices> is drawn in devices.py, XML parsed and
+written in xmltree.py.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -30,9 +33,9 @@ __metaclass__ = type
 import copy
 
 from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import format_cpuset
-from ansible_collections.realtime.virt.plugins.module_utils._common.units import to_kib
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt.merge import (
-    ids, merge_children, sort_children, without_ids)
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.conflicts import (
+    MODELLESS_MODES, conflicts_for, emulator_iothreads)
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt.merge import merge_children, sort_children
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.devices import devices, has_usb
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.xmltree import element
 
@@ -40,9 +43,6 @@ try:
     from lxml import etree
 except ImportError:  # pragma: no cover - reported by the module through missing_required_lib
     etree = None
-
-# CPU modes for which libvirt ignores (and drops) <model>, <vendor> and match.
-MODELLESS_MODES = ("host-passthrough", "maximum")
 
 
 def render(plan, base_root=None):
@@ -62,27 +62,27 @@ def render(plan, base_root=None):
         base_mode = True
 
     _top(root, plan)
-    _merge(root, "memoryBacking", *_memory_backing(plan))
-    _merge(root, "cputune", *_cputune(plan))
-    _merge(root, "numatune", *_numatune(plan))
+    _merge(root, "memoryBacking", _memory_backing(plan), plan)
+    _merge(root, "cputune", _cputune(plan), plan)
+    _merge(root, "numatune", _numatune(plan), plan)
     _os(root, plan, base_mode)
     _features(root, plan, base_mode)
     _cpu(root, plan)
     _clock(root, plan, base_mode)
-    _merge(root, "pm", *_pm(plan))
-    _merge(root, "devices", *devices(plan, has_usb(root, plan)), keep_empty=True)
+    _merge(root, "pm", _pm(plan), plan)
+    _merge(root, "devices", devices(plan, has_usb(root, plan)), plan, keep_empty=True)
     sort_children(root)
     return root
 
 
-def _merge(root, tag, ours, conflicts, keep_empty=False):
+def _merge(root, tag, ours, plan, keep_empty=False):
     """Merge ``ours`` into the ``tag`` child of root (created when missing and needed)."""
     node = root.find(tag)
     if node is None:
         if not ours and not keep_empty:
             return None
         node = element(root, tag)
-    replaced = merge_children(node, ours, conflicts)
+    replaced = merge_children(node, ours, conflicts_for("domain/" + tag, plan, node))
     if replaced and not keep_empty and not len(node) and not node.attrib:
         root.remove(node)
         return None
@@ -91,6 +91,7 @@ def _merge(root, tag, ours, conflicts, keep_empty=False):
 
 def _top(root, plan):
     """<memory>, <currentMemory>, <vcpu> (and <vcpus>) when the options give them."""
+    conflicts = conflicts_for("domain", plan, root)
     if plan["set_memory"]:
         old = root.find("memory")
         node = etree.Element("memory")
@@ -102,15 +103,11 @@ def _top(root, plan):
             root.append(node)
         node.set("unit", "KiB")
         node.text = str(plan["memory_kib"])
-        for current in root.findall("currentMemory"):
-            size = to_kib((current.text or "").strip(), current.get("unit"))
-            if size is None or size > plan["memory_kib"]:
-                root.remove(current)  # above the new size: libvirt would refuse it
-    if plan["iothreads"] is not None:
-        for node in root.findall("iothreads"):
-            root.remove(node)
-        if plan["iothreads"]:
-            element(root, "iothreads", plan["iothreads"])
+    for child in list(root):  # a <currentMemory>, <iothreads> or <vcpus> the options no longer allow
+        if isinstance(child.tag, str) and conflicts(child) is False:
+            root.remove(child)
+    if plan["iothreads"]:
+        element(root, "iothreads", plan["iothreads"])
     if plan["set_vcpus"]:
         node = root.find("vcpu")
         if node is None:
@@ -119,17 +116,6 @@ def _top(root, plan):
         current = node.get("current")
         if current is not None and (not current.isdigit() or int(current) > plan["vcpus"]):
             del node.attrib["current"]
-        for listing in root.findall("vcpus"):
-            numbers = [item.get("id") or "" for item in listing.findall("vcpu")]
-            if any(not number.isdigit() or int(number) >= plan["vcpus"] for number in numbers):
-                root.remove(listing)
-
-
-def _beyond(plan, numbers):
-    """Those of the vCPU ids ``numbers`` that the vCPU count of the options no longer has."""
-    if not plan["set_vcpus"]:
-        return set()
-    return set(number for number in numbers if number >= plan["vcpus"])
 
 
 def _memory_backing(plan):
@@ -144,21 +130,9 @@ def _memory_backing(plan):
         ours.append(element(None, "nosharepages"))
     if plan["locked"]:
         ours.append(element(None, "locked"))
-    immediate = bool((plan.get("hardening") or {}).get("immediate_allocation"))
-    if immediate:
+    if (plan.get("hardening") or {}).get("immediate_allocation"):
         ours.append(element(None, "allocation", mode="immediate"))
-
-    def conflicts(child):
-        if child.tag == "allocation" and immediate:
-            return False
-        if child.tag == "hugepages" and plan["hugepages"]:
-            return False
-        if child.tag == "nosharepages" and plan["nosharepages"]:
-            return False
-        if child.tag == "locked" and (plan["locked"] or plan.get("locked_given")):
-            return False
-        return None
-    return ours, conflicts
+    return ours
 
 
 def _cputune(plan):
@@ -169,15 +143,12 @@ def _cputune(plan):
         ours.append(element(None, "emulatorpin", cpuset=format_cpuset(plan["emulator"])))
     # the IO threads the options ask for run with the emulator (KubeVirt's
     # isolateEmulatorThread does the same); base_xml's own IO threads keep its pins
-    managed = plan["emulator"] and plan["iothreads"] is not None
-    iothread_ids = set(range(1, plan["iothreads"] + 1)) if managed else set()
-    for iothread in sorted(iothread_ids):
+    for iothread in sorted(emulator_iothreads(plan)):
         ours.append(element(None, "iothreadpin", iothread=iothread, cpuset=format_cpuset(plan["emulator"])))
     realtime = plan["realtime"]
     if realtime:
         ours.append(element(None, "vcpusched", vcpus=format_cpuset(realtime["vcpus"]), scheduler=realtime["scheduler"],
                             priority=realtime["priority"]))
-    realtime_vcpus = set(realtime["vcpus"]) if realtime else set()
     for group in plan.get("cachetune") or []:
         node = element(None, "cachetune", vcpus=format_cpuset(group["vcpus"]))
         for cache in group["caches"]:
@@ -189,25 +160,7 @@ def _cputune(plan):
         for entry in group["nodes"]:
             element(node, "node", id=entry["id"], bandwidth=entry["bandwidth"])
         ours.append(node)
-    tuned = dict((tag, set(v for group in plan.get(tag) or [] for v in group["vcpus"]))
-                 for tag in ("cachetune", "memorytune"))
-
-    def conflicts(child):
-        if child.tag in tuned and (ids(child, "vcpus") & tuned[child.tag] or _beyond(plan, ids(child, "vcpus"))):
-            return False
-        if child.tag == "vcpupin":
-            vcpu = ids(child, "vcpu")
-            return False if vcpu & set(plan["pinning"]) or _beyond(plan, vcpu) else None
-        if child.tag == "emulatorpin" and plan["emulator"]:
-            return False
-        if child.tag == "iothreadpin":
-            iothread = ids(child, "iothread")
-            beyond = plan["iothreads"] is not None and any(n > plan["iothreads"] for n in iothread)
-            return False if iothread & iothread_ids or beyond else None
-        if child.tag == "vcpusched":
-            return without_ids(child, "vcpus", realtime_vcpus | _beyond(plan, ids(child, "vcpus")))
-        return None
-    return ours, conflicts
+    return ours
 
 
 def _numatune(plan):
@@ -217,18 +170,7 @@ def _numatune(plan):
     for memnode in plan["memnodes"]:
         ours.append(element(None, "memnode", cellid=memnode["cellid"], mode=memnode["mode"],
                             nodeset=format_cpuset(memnode["nodeset"])))
-    cells = len(plan["numa_cells"])
-    placed = set(memnode["cellid"] for memnode in plan["memnodes"])
-
-    def conflicts(child):
-        if child.tag == "memory" and plan["numatune"]:
-            return False
-        if child.tag == "memnode":
-            cell = ids(child, "cellid")
-            if cell & placed or (cells and not cell & set(range(cells))):
-                return False
-        return None
-    return ours, conflicts
+    return ours
 
 
 def _os(root, plan, base_mode):
@@ -252,12 +194,7 @@ def _os(root, plan, base_mode):
             ours.append(element(None, "cmdline", boot["cmdline"]))
     elif not base_mode and os_node.find("boot") is None:
         ours.append(element(None, "boot", dev="hd"))
-
-    def conflicts(child):
-        if boot and child.tag in ("kernel", "initrd", "cmdline", "boot"):
-            return False
-        return None
-    merge_children(os_node, ours, conflicts)
+    merge_children(os_node, ours, conflicts_for("domain/os", plan, os_node))
 
 
 def _features(root, plan, base_mode):
@@ -272,11 +209,8 @@ def _features(root, plan, base_mode):
         if kvm is None:
             kvm = element(None, "kvm")
             ours.append(kvm)
-        merge_children(kvm, [hint], lambda child: False if child.tag == "hint-dedicated" else None)
-
-    def conflicts(child):
-        return False if child.tag == "pmu" and plan["realtime"] else None
-    _merge(root, "features", ours, conflicts)
+        merge_children(kvm, [hint], conflicts_for("domain/features/kvm", plan, kvm))
+    _merge(root, "features", ours, plan)
 
 
 def _clock(root, plan, base_mode):
@@ -291,17 +225,15 @@ def _clock(root, plan, base_mode):
     for timer in timers:
         present = None if timer["present"] is None else ("yes" if timer["present"] else "no")
         ours.append(element(None, "timer", name=timer["name"], tickpolicy=timer["tickpolicy"], present=present))
-    names = set(timer["name"] for timer in timers)
-    merge_children(node, ours, lambda child: False if child.tag == "timer" and child.get("name") in names else None)
+    merge_children(node, ours, conflicts_for("domain/clock", plan, node))
 
 
 def _pm(plan):
     """<pm> with guest suspend off, unless the hardening lets the guest suspend."""
     hardening = plan.get("hardening")
     if not hardening or hardening["guest_suspend"]:
-        return [], lambda child: None
-    ours = [element(None, "suspend-to-mem", enabled="no"), element(None, "suspend-to-disk", enabled="no")]
-    return ours, lambda child: False if child.tag in ("suspend-to-mem", "suspend-to-disk") else None
+        return []
+    return [element(None, "suspend-to-mem", enabled="no"), element(None, "suspend-to-disk", enabled="no")]
 
 
 def _cpu(root, plan):
@@ -314,8 +246,7 @@ def _cpu(root, plan):
     elif node.get("mode") is None and node.find("model") is None and cpu["features"]:
         # the user's <cpu> names no CPU at all, and libvirt refuses features without one
         node.set("mode", cpu["mode"])
-    modelless = node.get("mode") in MODELLESS_MODES
-    if modelless and "match" in node.attrib:
+    if node.get("mode") in MODELLESS_MODES and "match" in node.attrib:
         del node.attrib["match"]  # libvirt drops it for these modes
     ours = []
     if cpu["model"]:
@@ -330,29 +261,7 @@ def _cpu(root, plan):
         for cell in plan["numa_cells"]:
             element(numa, "cell", id=cell["id"], cpus=format_cpuset(cell["cpus"]), memory=cell["memory_kib"], unit="KiB")
         ours.append(numa)
-    names = set(name for name, _policy in cpu["features"])
-
-    def conflicts(child):
-        if child.tag == "model" and (cpu["model"] or modelless):
-            return False
-        if child.tag == "vendor" and modelless:
-            return False
-        if child.tag == "topology" and (cpu["topology"] or plan["set_vcpus"] and _threads(child) != plan["vcpus"]):
-            return False
-        if child.tag == "feature" and child.get("name") in names:
-            return False
-        if child.tag == "numa" and plan["numa_cells"]:
-            return False
-        return None
-    merge_children(node, ours, conflicts)
-
-
-def _threads(topology):
-    total = 1
-    for key in ("sockets", "dies", "clusters", "cores", "threads"):
-        value = topology.get(key) or "1"
-        total *= int(value) if value.isdigit() else 1
-    return total
+    merge_children(node, ours, conflicts_for("domain/cpu", plan, node))
 
 
 def fill_identity(wanted, current):

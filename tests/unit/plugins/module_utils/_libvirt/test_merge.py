@@ -183,6 +183,18 @@ def test_cpu_options():
     assert len(passthrough.findall("cpu/feature")) == 2
 
 
+def test_a_mode_without_a_model_drops_the_bases_model_and_vendor():
+    base = BASE.replace("<cpu mode='host-model' check='partial'>\n    <model fallback='allow'/>",
+                        "<cpu mode='custom' match='exact'>\n    <model>Skylake-Server</model><vendor>Intel</vendor>")
+    assert parse_xml(base).find("cpu/vendor") is not None
+    kept = merged(base, cpu={"mode": None})
+    assert [node.text for node in kept.findall("cpu/model") + kept.findall("cpu/vendor")] == ["Skylake-Server", "Intel"]
+    for mode in ("host-passthrough", "maximum"):
+        cpu = merged(base, domain_type="kvm", cpu={"mode": mode}).find("cpu")
+        assert (cpu.find("model"), cpu.find("vendor"), cpu.get("match")) == (None, None, None)
+        assert tags(cpu) == ["topology", "feature", "feature", "numa"]
+
+
 def test_numa_cells_of_the_options_replace_the_base_cells_and_their_memnodes():
     base = BASE.replace("<memnode cellid='0' mode='preferred' nodeset='0'/>",
                         "<memnode cellid='0' mode='preferred' nodeset='0'/><memnode cellid='1' mode='strict' nodeset='0'/>")

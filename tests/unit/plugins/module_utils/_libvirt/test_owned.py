@@ -13,7 +13,7 @@ import os
 
 import pytest
 
-from ansible_collections.realtime.virt.plugins.module_utils._libvirt import owned
+from ansible_collections.realtime.virt.plugins.module_utils._libvirt import conflicts, owned
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.diff import domain_diff
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.render import render
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.devices import device_kinds
@@ -91,6 +91,29 @@ def test_derived_tables():
     assert owned.STRIPPED_KINDS == ("graphics", "sound")
     assert owned.ID_ATTR["iothreadpin"] == "iothread" and owned.ID_ATTR["iothreadsched"] == "iothreads"
     assert "console" in owned.REPLACES["devices"] and "console" not in owned.REPLACEABLE["domain/devices"]
+
+
+def test_every_replaceable_row_names_a_rule_and_every_rule_a_row():
+    named = set()
+    for path, tag, _id, _owns, replaces, rule in owned.ELEMENTS:
+        if replaces in (True, "mirror"):
+            assert rule in conflicts.RULES, (path, tag, rule)
+            named.add(rule)
+        else:
+            assert replaces is False and rule is None, (path, tag, rule)
+    assert sorted(set(conflicts.RULES) - named) == []
+    assert [name for name, rule in sorted(conflicts.RULES.items()) if not (rule.__doc__ or "").strip()] == []
+
+
+def test_conflicts_for_reads_the_rule_of_the_childs_path_and_tag():
+    plan = build_spec({"name": "vm", "vcpus": 2, "memory_mib": 1024, "iothreads": 1, "cpu": PINNED}, HOST)
+    cputune = parse_xml(BASE).find("cputune")
+    verdict = conflicts.conflicts_for("domain/cputune", plan, cputune)
+    assert verdict(cputune.find("iothreadpin")) is False  # pinned with the emulator
+    assert verdict(cputune.find("shares")) is None  # no row: no rule
+    memory = parse_xml(BASE).find("memory")
+    assert conflicts.conflicts_for("domain/cputune", plan, cputune)(memory) is None  # a tag of another parent
+    assert conflicts.conflicts_for("domain/nowhere", plan)(memory) is None
 
 
 BASE = """<domain type='kvm'><name>vm</name><memory unit='KiB'>1048576</memory><vcpu>2</vcpu><iothreads>1</iothreads>
