@@ -32,129 +32,124 @@ description:
     writes into the kernel command line once.
   - The roles keep their own checks, with the same code, so a role used alone still
     refuses bad input.
+  - Each stage option the task leaves out, and O(uri), is planned with its role variable's default, which
+    the module's action plugin reads on the controller from the collection's C(roles/<role>/defaults/main.yml)
+    (O(rt_host.isolated_cpus) from C(rt_host_isolated_cpus) of P(realtime.virt.rt_host#role), and so on),
+    so the module called on its own plans what the roles would do, and C(realtime.virt.site) passes only
+    what the inventory sets. A role default that is a template is refused; give that option in the task.
 author:
   - realtime.virt contributors (!UNKNOWN)
 extends_documentation_fragment:
   - realtime.virt.attributes.info
   - realtime.virt.host_root
+attributes:
+  action:
+    description: Indicates this has a corresponding action plugin so some parts of the options can be executed on the controller.
+    support: full
+    details:
+      - The action plugin fills the options the task leaves out with the roles' defaults, read on the controller.
 options:
   uri:
     description:
-      - libvirt connection of the domains already defined, as C(realtime.virt.rt_domain)'s C(rt_domain_uri).
+      - C(rt_domain_uri) of P(realtime.virt.rt_domain#role), the libvirt connection of the domains already defined;
+        left out, that variable's default in the role.
       - When libvirt-python is missing or libvirt does not answer (a host the rt_domain stage
         has not set up yet), the host is planned as holding no domain, with a warning.
     type: str
-    default: qemu:///system
   rt_host:
     description: The C(realtime.virt.rt_host) variables, without the C(rt_host_) prefix.
     type: dict
     default: {}
     suboptions:
       isolated_cpus:
-        description: C(rt_host_isolated_cpus).
+        description: C(rt_host_isolated_cpus) of P(realtime.virt.rt_host#role); left out, that variable's default in the role.
         type: raw
-        default: auto
       iommu:
-        description: C(rt_host_iommu); the plan turns it on when O(sriov.pfs) puts VFs on C(vfio-pci).
+        description:
+          - C(rt_host_iommu) of P(realtime.virt.rt_host#role); left out, that variable's default in the role.
+          - The plan turns it on when O(sriov.pfs) puts VFs on C(vfio-pci).
         type: bool
-        default: false
       kernel_args_extra:
-        description: C(rt_host_kernel_args_extra).
+        description: C(rt_host_kernel_args_extra) of P(realtime.virt.rt_host#role); left out, that variable's default in the role.
         type: list
         elements: str
-        default: []
       reboot:
-        description: C(rt_host_reboot).
+        description: C(rt_host_reboot) of P(realtime.virt.rt_host#role); left out, that variable's default in the role.
         type: str
         choices: [never, auto, force]
-        default: never
   hugepages:
     description: The C(realtime.virt.hugepages) variables, without the C(hugepages_) prefix.
     type: dict
     default: {}
     suboptions:
       pages:
-        description: C(hugepages_pages).
+        description: C(hugepages_pages) of P(realtime.virt.hugepages#role); left out, that variable's default in the role.
         type: list
         elements: raw
-        default: []
       default_size:
-        description: C(hugepages_default_size).
+        description: C(hugepages_default_size) of P(realtime.virt.hugepages#role); left out, that variable's default in the role.
         type: str
-        default: ""
   qat:
     description: The C(realtime.virt.qat) variables, without the C(qat_) prefix.
     type: dict
     default: {}
     suboptions:
       pfs:
-        description: C(qat_pfs).
+        description: C(qat_pfs) of P(realtime.virt.qat#role); left out, that variable's default in the role.
         type: list
         elements: str
-        default: []
       numvfs:
-        description: C(qat_numvfs).
+        description: C(qat_numvfs) of P(realtime.virt.qat#role); left out, that variable's default in the role.
         type: raw
-        default: max
       numvfs_per_pf:
-        description: C(qat_numvfs_per_pf).
+        description: C(qat_numvfs_per_pf) of P(realtime.virt.qat#role); left out, that variable's default in the role.
         type: dict
-        default: {}
       services:
-        description: C(qat_services).
+        description: C(qat_services) of P(realtime.virt.qat#role); left out, that variable's default in the role.
         type: str
-        default: ""
   sriov:
     description: The C(realtime.virt.sriov) variables, without the C(sriov_) prefix.
     type: dict
     default: {}
     suboptions:
       pfs:
-        description: C(sriov_pfs).
+        description: C(sriov_pfs) of P(realtime.virt.sriov#role); left out, that variable's default in the role.
         type: list
         elements: raw
-        default: []
       vf_driver:
-        description: C(sriov_vf_driver).
+        description: C(sriov_vf_driver) of P(realtime.virt.sriov#role); left out, that variable's default in the role.
         type: str
-        default: vfio-pci
   rt_domain:
     description: The C(realtime.virt.rt_domain) variables, without the C(rt_domain_) prefix.
     type: dict
     default: {}
     suboptions:
       domains:
-        description: C(rt_domain_domains).
+        description: C(rt_domain_domains) of P(realtime.virt.rt_domain#role); left out, that variable's default in the role.
         type: list
         elements: raw
-        default: []
       domain_defaults:
-        description: C(rt_domain_domain_defaults).
+        description: C(rt_domain_domain_defaults) of P(realtime.virt.rt_domain#role); left out, that variable's default in the role.
         type: dict
-        default: {}
       allow_unisolated:
-        description: C(rt_domain_allow_unisolated).
+        description: C(rt_domain_allow_unisolated) of P(realtime.virt.rt_domain#role); left out, that variable's default in the role.
         type: bool
-        default: false
       hugepage_check:
-        description: C(rt_domain_hugepage_check).
+        description: C(rt_domain_hugepage_check) of P(realtime.virt.rt_domain#role); left out, that variable's default in the role.
         type: str
         choices: [fail, warn, ignore]
-        default: fail
   rt_validate:
     description: The C(realtime.virt.rt_validate) variables, without the C(rt_validate_) prefix.
     type: dict
     default: {}
     suboptions:
       guests:
-        description: C(rt_validate_guests).
+        description: C(rt_validate_guests) of P(realtime.virt.rt_validate#role); left out, that variable's default in the role.
         type: list
         elements: raw
-        default: []
       duration:
-        description: C(rt_validate_duration).
+        description: C(rt_validate_duration) of P(realtime.virt.rt_validate#role); left out, that variable's default in the role.
         type: raw
-        default: 10
   ptp:
     description:
       - The C(realtime.virt.ptp) variables, without the C(ptp_) prefix, checked with the role's own filter
@@ -165,55 +160,43 @@ options:
     version_added: 1.1.0
     suboptions:
       interfaces:
-        description: C(ptp_interfaces).
+        description: C(ptp_interfaces) of P(realtime.virt.ptp#role); left out, that variable's default in the role.
         type: list
         elements: str
-        default: []
       profile:
-        description: C(ptp_profile).
+        description: C(ptp_profile) of P(realtime.virt.ptp#role); left out, that variable's default in the role.
         type: str
-        default: e2e
       domain:
-        description: C(ptp_domain).
+        description: C(ptp_domain) of P(realtime.virt.ptp#role); left out, that variable's default in the role.
         type: raw
-        default: auto
       clock:
-        description: C(ptp_clock).
+        description: C(ptp_clock) of P(realtime.virt.ptp#role); left out, that variable's default in the role.
         type: str
-        default: client
       transport:
-        description: C(ptp_transport).
+        description: C(ptp_transport) of P(realtime.virt.ptp#role); left out, that variable's default in the role.
         type: str
-        default: auto
       software_timestamping:
-        description: C(ptp_software_timestamping).
+        description: C(ptp_software_timestamping) of P(realtime.virt.ptp#role); left out, that variable's default in the role.
         type: bool
-        default: false
       free_running:
-        description: C(ptp_free_running).
+        description: C(ptp_free_running) of P(realtime.virt.ptp#role); left out, that variable's default in the role.
         type: bool
-        default: false
       phc2sys:
-        description: C(ptp_phc2sys).
+        description: C(ptp_phc2sys) of P(realtime.virt.ptp#role); left out, that variable's default in the role.
         type: raw
-        default: auto
       cpus:
-        description: C(ptp_cpus).
+        description: C(ptp_cpus) of P(realtime.virt.ptp#role); left out, that variable's default in the role.
         type: str
-        default: auto
       priority:
-        description: C(ptp_priority).
+        description: C(ptp_priority) of P(realtime.virt.ptp#role); left out, that variable's default in the role.
         type: int
-        default: 10
       unicast_masters:
-        description: C(ptp_unicast_masters).
+        description: C(ptp_unicast_masters) of P(realtime.virt.ptp#role); left out, that variable's default in the role.
         type: list
         elements: str
-        default: []
       options:
-        description: C(ptp_options).
+        description: C(ptp_options) of P(realtime.virt.ptp#role); left out, that variable's default in the role.
         type: dict
-        default: {}
   inventory:
     description: Every hostname of the inventory (C(groups['all'])), to check O(rt_validate.guests) against.
     type: list
@@ -282,6 +265,18 @@ plan:
       description: Compromises the plan makes (split SMT siblings, emulator threads on another node).
       type: list
       elements: str
+inputs:
+  description:
+    - The input of every stage as planned, after the module's argument spec - each option the task gave, or
+      its role variable's default when the task left it out.
+    - The stage's role uses the same value when the inventory does not set its variable, so a play can ask
+      it whether a stage has anything to do (C(realtime.virt.site) runs P(realtime.virt.sriov#role) when
+      C(inputs.sriov.pfs) is not empty).
+  returned: success
+  type: dict
+  sample:
+    rt_host: {isolated_cpus: auto, iommu: false, kernel_args_extra: [], reboot: never}
+    sriov: {pfs: [], vf_driver: vfio-pci}
 problems:
   description: Every problem found, one message each (option, value, why and fix); empty when the plan passes.
   returned: always
@@ -292,6 +287,8 @@ problems:
       sriov_pfs[0].pf='0000:3b:00.0': PCI device 0000:3b:00.0 does not exist on this host
       (no /sys/bus/pci/devices/0000:3b:00.0). Fix: check the address with 'lspci -D'
 """
+
+import copy
 
 from ansible.module_utils.basic import AnsibleModule
 
@@ -314,33 +311,30 @@ def _stage(**suboptions):
     return dict(type="dict", default={}, options=suboptions)
 
 
+STAGES = ("rt_host", "hugepages", "qat", "sriov", "rt_domain", "rt_validate", "ptp")
+
+
 def argument_spec():
+    """The options; a stage option and ``uri`` have no default here: the action plugin gives the role's."""
     return dict(
         root_argument_spec(),
-        uri=dict(type="str", default="qemu:///system"),
-        rt_host=_stage(isolated_cpus=dict(type="raw", default="auto"), iommu=dict(type="bool", default=False),
-                       kernel_args_extra=dict(type="list", elements="str", default=[]),
-                       reboot=dict(type="str", choices=["never", "auto", "force"], default="never")),
-        hugepages=_stage(pages=dict(type="list", elements="raw", default=[]),
-                         default_size=dict(type="str", default="")),
-        qat=_stage(pfs=dict(type="list", elements="str", default=[]), numvfs=dict(type="raw", default="max"),
-                   numvfs_per_pf=dict(type="dict", default={}), services=dict(type="str", default="")),
-        sriov=_stage(pfs=dict(type="list", elements="raw", default=[]),
-                     vf_driver=dict(type="str", default="vfio-pci")),
-        rt_domain=_stage(domains=dict(type="list", elements="raw", default=[]),
-                         domain_defaults=dict(type="dict", default={}),
-                         allow_unisolated=dict(type="bool", default=False),
-                         hugepage_check=dict(type="str", choices=["fail", "warn", "ignore"], default="fail")),
-        rt_validate=_stage(guests=dict(type="list", elements="raw", default=[]),
-                           duration=dict(type="raw", default=10)),
-        ptp=_stage(interfaces=dict(type="list", elements="str", default=[]), profile=dict(type="str", default="e2e"),
-                   domain=dict(type="raw", default="auto"), clock=dict(type="str", default="client"),
-                   transport=dict(type="str", default="auto"),
-                   software_timestamping=dict(type="bool", default=False),
-                   free_running=dict(type="bool", default=False), phc2sys=dict(type="raw", default="auto"),
-                   cpus=dict(type="str", default="auto"), priority=dict(type="int", default=10),
-                   unicast_masters=dict(type="list", elements="str", default=[]),
-                   options=dict(type="dict", default={})),
+        uri=dict(type="str"),
+        rt_host=_stage(isolated_cpus=dict(type="raw"), iommu=dict(type="bool"),
+                       kernel_args_extra=dict(type="list", elements="str"),
+                       reboot=dict(type="str", choices=["never", "auto", "force"])),
+        hugepages=_stage(pages=dict(type="list", elements="raw"), default_size=dict(type="str")),
+        qat=_stage(pfs=dict(type="list", elements="str"), numvfs=dict(type="raw"),
+                   numvfs_per_pf=dict(type="dict"), services=dict(type="str")),
+        sriov=_stage(pfs=dict(type="list", elements="raw"), vf_driver=dict(type="str")),
+        rt_domain=_stage(domains=dict(type="list", elements="raw"), domain_defaults=dict(type="dict"),
+                         allow_unisolated=dict(type="bool"),
+                         hugepage_check=dict(type="str", choices=["fail", "warn", "ignore"])),
+        rt_validate=_stage(guests=dict(type="list", elements="raw"), duration=dict(type="raw")),
+        ptp=_stage(interfaces=dict(type="list", elements="str"), profile=dict(type="str"), domain=dict(type="raw"),
+                   clock=dict(type="str"), transport=dict(type="str"), software_timestamping=dict(type="bool"),
+                   free_running=dict(type="bool"), phc2sys=dict(type="raw"), cpus=dict(type="str"),
+                   priority=dict(type="int"), unicast_masters=dict(type="list", elements="str"),
+                   options=dict(type="dict")),
         inventory=dict(type="list", elements="str"),
     )
 
@@ -371,13 +365,13 @@ def main():
         module.fail_json(msg="rt_host_plan: %s" % error)
     for warning in warnings + qat_warnings:
         module.warn(warning)
-    names = ("rt_host", "hugepages", "qat", "sriov", "rt_domain", "rt_validate", "ptp")
-    stages = dict((name, module.params[name]) for name in names)
+    stages = dict((name, module.params[name]) for name in STAGES)
+    inputs = copy.deepcopy(stages)
     plan, problems = plan_host(facts, stages, qat=qat, reader=HostReader(root), defined=defined_domains(module),
                                inventory=module.params["inventory"])
     if problems:
         module.fail_json(msg="rt_host_plan: %s" % problems_message(problems), plan=plan, problems=problems)
-    module.exit_json(changed=False, plan=plan, problems=[])
+    module.exit_json(changed=False, plan=plan, problems=[], inputs=inputs)
 
 
 if __name__ == "__main__":

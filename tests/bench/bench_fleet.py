@@ -299,12 +299,6 @@ def check_in_step():
     probe_args = dict(bench[PROBE]["realtime.virt.rt_host_plan"])
     if dict(probe_args, inventory=bench_args.get("inventory"), root=None) != dict(bench_args, root=None):
         problems.append("the probe differs from the plan task by more than its inventory argument")
-    defaults = "Read the roles' defaults for the plan"
-    if defaults not in bench or any(
-            site[defaults].get(key) != bench[defaults].get(key) for key in ("loop",)) or \
-            site[defaults]["ansible.builtin.include_vars"]["name"] != \
-            bench[defaults]["ansible.builtin.include_vars"]["name"]:
-        problems.append("the bench does not read the roles' defaults as site.yml does")
     if site[SITE_READINESS]["ansible.builtin.debug"] != bench[READINESS]["ansible.builtin.debug"]:
         problems.append("the bench's readiness message differs from site.yml's")
     return problems
@@ -403,25 +397,21 @@ def in_process(work, repeat=5):
     from ansible_collections.realtime.virt.plugins.module_utils._node.gather import gather_node_facts
     from ansible_collections.realtime.virt.plugins.module_utils._qat.gather import gather_qat
     from ansible_collections.realtime.virt.plugins.module_utils._site.plan import plan_host
+    from ansible_collections.realtime.virt.plugins.modules.rt_host_plan import STAGES
+    from ansible_collections.realtime.virt.plugins.action.rt_host_plan import fill_role_defaults, role_variables
 
     rows = []
     for name, profile in PROFILES.items():
         root = os.path.join(work, "shapes", name)
         variables = profile["vars"]
-        stages = {
-            "rt_host": {"isolated_cpus": variables.get("rt_host_isolated_cpus", "auto"),
-                        "reboot": variables.get("rt_host_reboot", "never")},
-            "hugepages": {"pages": variables.get("hugepages_pages", []),
-                          "default_size": variables.get("hugepages_default_size", "")},
-            "qat": {"pfs": variables.get("qat_pfs", []), "numvfs": variables.get("qat_numvfs", "max"),
-                    "numvfs_per_pf": variables.get("qat_numvfs_per_pf", {}), "services": variables.get("qat_services", "")},
-            "sriov": {"pfs": variables.get("sriov_pfs", []), "vf_driver": "vfio-pci"},
-            "rt_domain": {"domains": variables.get("rt_domain_domains", []),
-                          "domain_defaults": variables.get("rt_domain_domain_defaults", {}),
-                          "allow_unisolated": variables.get("rt_domain_allow_unisolated", False), "hugepage_check": "fail"},
-            "rt_validate": {"guests": [g.replace("{{ inventory_hostname }}", "h") for g in variables.get("rt_validate_guests", [])],
-                            "duration": variables.get("rt_validate_duration", 10)},
-        }
+        # What the plan task passes (the profile's variables), the rest its roles' defaults as the action plugin fills them.
+        given = {}
+        for (stage, option), (_role, variable) in role_variables().items():
+            if stage is not None and variable in variables:
+                given.setdefault(stage, {})[option] = variables[variable]
+        filled = fill_role_defaults(given)
+        stages = dict((stage, filled[stage]) for stage in STAGES)
+        stages["rt_validate"]["guests"] = [g.replace("{{ inventory_hostname }}", "h") for g in stages["rt_validate"]["guests"]]
         facts_ms, plan_ms, problems = [], [], None
         for dummy in range(repeat):
             start = time.perf_counter()

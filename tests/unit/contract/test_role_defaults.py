@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Each role default is written once, in the role's defaults/main.yml.
 
-playbooks/site.yml's plan stage reads the roles' defaults files
-(``__site_defaults_<role>``) instead of restating a value as
-``| default(...)``; rt_host_plan, which runs on the managed host and cannot
-read a role, keeps the defaults of a module that is also run on its own,
-and they must be the roles' defaults, in defaults/main.yml and in
-meta/argument_specs.yml alike.
+playbooks/site.yml's plan task, and its copy in
+tests/bench/fleet_site_stages.yml, pass a role variable only as
+``{{ <variable> | default(omit) }}``: never ``| default(<a value>)``, nor
+from a copy of the roles' defaults. rt_host_plan's argument spec and
+DOCUMENTATION carry no default for a stage option or ``uri``: its action
+plugin (plugins/action/rt_host_plan.py) reads the role's, which must be a
+literal (a template could not be evaluated there), and which
+meta/argument_specs.yml describes with the same value.
 """
 from __future__ import absolute_import, division, print_function
 
@@ -19,10 +21,13 @@ import re
 import pytest
 import yaml
 
+from ansible_collections.realtime.virt.plugins.action import rt_host_plan as plan_action
 from ansible_collections.realtime.virt.plugins.modules import rt_host_plan
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 SITE = os.path.join(TOP, "playbooks", "site.yml")
+BENCH = os.path.join(TOP, "tests", "bench", "fleet_site_stages.yml")
+PLAYBOOKS = (SITE, BENCH)
 STAGES = ("rt_host", "hugepages", "qat", "sriov", "rt_domain", "rt_validate", "ptp")
 # ``<variable> | default(<argument>)`` in a Jinja expression
 DEFAULT = re.compile(r"\b([A-Za-z_]\w*)\s*\|\s*default\(([^()]*)\)")
@@ -31,6 +36,11 @@ DEFAULT = re.compile(r"\b([A-Za-z_]\w*)\s*\|\s*default\(([^()]*)\)")
 def _load(*path):
     with open(os.path.join(TOP, *path)) as handle:
         return yaml.safe_load(handle)
+
+
+def _text(path):
+    with open(path) as handle:
+        return handle.read()
 
 
 def role_defaults():
@@ -56,75 +66,158 @@ def role_spec_defaults():
 
 
 def restated(text, defaults):
-    """The ``| default(...)`` of role variables whose argument is not the role's defaults file."""
+    """Every ``<role variable> | default(<argument>)`` whose argument is not ``omit``, and any copy of a defaults file."""
     found = []
     for variable, argument in DEFAULT.findall(text):
-        if variable in defaults:
-            wanted = "__site_defaults_%s.%s" % (defaults[variable][0], variable)
-            if argument.strip() != wanted:
-                found.append("%s | default(%s), not default(%s)" % (variable, argument, wanted))
+        if variable in defaults and argument.strip() != "omit":
+            found.append("%s | default(%s), not default(omit)" % (variable, argument))
+    code = re.sub(r"^\s*#.*$", "", text, flags=re.M)   # a comment may name the files
+    for match in re.finditer(r"(?:include_vars|__site_defaults_|defaults/main\.yml)", code):
+        found.append("reads the roles' defaults itself (%s)" % match.group(0))
     return found
 
 
-def test_site_restates_no_role_default():
-    with open(SITE) as handle:
-        text = handle.read()
-    assert restated(text, role_defaults()) == []
+def _tasks(path):
+    found = {}
+    for play in _load(path):
+        for task in play.get("tasks", []):
+            for inner in task.get("block", [task]):
+                found[inner.get("name")] = inner
+    return found
 
 
-def test_site_reads_the_defaults_of_every_role_it_names():
-    with open(SITE) as handle:
-        text = handle.read()
-    named = set(re.findall(r"__site_defaults_(\w+?)\.", text))
-    loads = [task for task in yaml.safe_load(text)[0]["tasks"] if "ansible.builtin.include_vars" in task]
-    assert len(loads) == 1
-    load = loads[0]
-    assert load["ansible.builtin.include_vars"] == {"file": "../roles/{{ item }}/defaults/main.yml",
-                                                    "name": "__site_defaults_{{ item }}"}
-    assert load["tags"] == ["always"]
-    assert named and named <= set(load["loop"])
-    assert set(load["loop"]) == set(STAGES)
+def plan_tasks():
+    """``[(where, arguments)]`` of every rt_host_plan task of site.yml and the bench, the bench's root left out."""
+    found = []
+    for path in PLAYBOOKS:
+        for name, task in _tasks(path).items():
+            if "realtime.virt.rt_host_plan" in task:
+                args = dict(task["realtime.virt.rt_host_plan"])
+                args.pop("root", None)
+                found.append(("%s: %s" % (os.path.relpath(path, TOP), name), args))
+    return found
 
 
-def test_site_plan_passes_every_suboption_of_rt_host_plan():
-    plays = _load("playbooks", "site.yml")
-    plan = [task for task in plays[0]["tasks"] if "realtime.virt.rt_host_plan" in task][0]["realtime.virt.rt_host_plan"]
+def _variable(stage, option):
+    return "rt_domain_uri" if stage is None else "%s_%s" % (stage, option)
+
+
+def _plan_options():
+    """``[(stage or None, option)]`` of every option rt_host_plan fills from a role."""
+    return sorted(plan_action.role_variables(), key=lambda key: (key[0] or "", key[1]))
+
+
+# --- site.yml and the bench restate no default ---------------------------------------------------
+
+@pytest.mark.parametrize("path", PLAYBOOKS, ids=lambda path: os.path.relpath(path, TOP))
+def test_playbook_restates_no_role_default(path):
+    assert restated(_text(path), role_defaults()) == []
+
+
+@pytest.mark.parametrize("where, args", plan_tasks(), ids=[where for where, _args in plan_tasks()])
+def test_plan_task_passes_each_option_only_when_the_inventory_sets_it(where, args):
     spec = rt_host_plan.argument_spec()
-    for stage in STAGES:
-        assert sorted(plan[stage]) == sorted(spec[stage]["options"]), stage
-        for option, value in plan[stage].items():
-            variable = "%s_%s" % (stage, option)
-            assert value == "{{ %s | default(__site_defaults_%s.%s) }}" % (variable, stage, variable)
+    for stage, option in _plan_options():
+        if stage is None:
+            assert args.get(option, "{{ rt_domain_uri | default(omit) }}") == "{{ rt_domain_uri | default(omit) }}"
+        elif "Warm-up" not in where:
+            assert sorted(args[stage]) == sorted(spec[stage]["options"]), stage
+            assert args[stage][option] == "{{ %s | default(omit) }}" % _variable(stage, option), (stage, option)
+
+
+def test_the_playbooks_have_plan_tasks():
+    assert [where for where, _args in plan_tasks()] == [
+        "playbooks/site.yml: Plan every stage before the first change",
+        "tests/bench/fleet_site_stages.yml: Warm-up: rt_host_plan",
+        "tests/bench/fleet_site_stages.yml: Plan: rt_host_plan",
+        "tests/bench/fleet_site_stages.yml: Probe: rt_host_plan without the inventory argument"]
+
+
+def test_site_runs_the_optional_stages_on_the_plans_inputs():
+    tasks = _tasks(SITE)
+    assert tasks["SR-IOV virtual functions of other devices"]["when"] == "__site_plan.inputs.sriov.pfs | length > 0"
+    assert tasks["PTP on the host (ptp4l, phc2sys on the housekeeping CPUs)"]["when"] == \
+        "__site_plan.inputs.ptp.interfaces | length > 0"
+    assert tasks["Plan every stage before the first change"]["register"] == "__site_plan"
 
 
 @pytest.mark.parametrize("text, wanted", [
-    ("{{ rt_host_reboot | default('never') }}", ["rt_host_reboot | default('never'), not default(__site_defaults_rt_host.rt_host_reboot)"]),
-    ("{{ qat_numvfs | default(__site_defaults_sriov.qat_numvfs) }}", ["qat_numvfs | default(__site_defaults_sriov.qat_numvfs), "
-                                                                      "not default(__site_defaults_qat.qat_numvfs)"]),
-    ("when: sriov_pfs|default([]) | length > 0", ["sriov_pfs | default([]), not default(__site_defaults_sriov.sriov_pfs)"]),
-    ("{{ qat_numvfs | default(__site_defaults_qat.qat_numvfs) }}", []),
+    ("{{ rt_host_reboot | default('never') }}", ["rt_host_reboot | default('never'), not default(omit)"]),
+    ("{{ qat_numvfs | default(__site_defaults_qat.qat_numvfs) }}",
+     ["qat_numvfs | default(__site_defaults_qat.qat_numvfs), not default(omit)",
+      "reads the roles' defaults itself (__site_defaults_)"]),
+    ("when: sriov_pfs|default([]) | length > 0", ["sriov_pfs | default([]), not default(omit)"]),
+    ("uri: \"{{ rt_domain_uri | default('qemu:///system') }}\"",
+     ["rt_domain_uri | default('qemu:///system'), not default(omit)"]),
+    ("{{ qat_numvfs | default(omit) }}", []),
+    ("{{ qat_numvfs | default( omit ) }}", []),
     ("{{ rt_serial | default('100%') }}", []),   # not a role variable
+    ("ansible.builtin.include_vars:\n  file: ../roles/{{ item }}/defaults/main.yml",
+     ["reads the roles' defaults itself (include_vars)", "reads the roles' defaults itself (defaults/main.yml)"]),
 ])
 def test_restated_defaults_are_found(text, wanted):
     assert restated(text, role_defaults()) == wanted
 
 
-def _plan_defaults():
-    """``{role variable: default}`` of rt_host_plan's argument spec."""
+# --- rt_host_plan carries no default; the roles' are literal ---------------------------------------
+
+def _documentation():
+    return yaml.safe_load(rt_host_plan.DOCUMENTATION)["options"]
+
+
+def test_rt_host_plan_argument_spec_has_no_stage_default():
     spec = rt_host_plan.argument_spec()
-    result = {"rt_domain_uri": spec["uri"]["default"]}
+    carried = ["uri"] if "default" in spec["uri"] else []
     for stage in STAGES:
         assert spec[stage]["default"] == {}
-        for option, sub in spec[stage]["options"].items():
-            result["%s_%s" % (stage, option)] = sub.get("default", "(none)")
-    return result
+        carried.extend("%s.%s" % (stage, option) for option, sub in spec[stage]["options"].items() if "default" in sub)
+    assert carried == []
 
 
-@pytest.mark.parametrize("variable", sorted(_plan_defaults()))
-def test_rt_host_plan_defaults_are_the_roles(variable):
+def test_rt_host_plan_documentation_has_no_stage_default():
+    options = _documentation()
+    carried = ["uri"] if "default" in options["uri"] else []
+    for stage in STAGES:
+        assert options[stage]["default"] == {}
+        carried.extend("%s.%s" % (stage, option) for option, sub in options[stage]["suboptions"].items()
+                       if "default" in sub)
+    assert carried == []
+
+
+@pytest.mark.parametrize("stage, option", _plan_options())
+def test_rt_host_plan_documentation_names_the_role_variable(stage, option):
+    options = _documentation()
+    doc = options[option] if stage is None else options[stage]["suboptions"][option]
+    description = " ".join(doc["description"]) if isinstance(doc["description"], list) else doc["description"]
+    role = "rt_domain" if stage is None else stage
+    assert "C(%s) of P(realtime.virt.%s#role)" % (_variable(stage, option), role) in description
+    assert "left out, that variable's default in the role" in description
+
+
+def test_rt_host_plan_fills_exactly_the_documented_options():
+    options = _documentation()
+    documented = [(None, "uri")] + [(stage, option) for stage in STAGES for option in options[stage]["suboptions"]]
+    assert sorted(documented, key=lambda key: (key[0] or "", key[1])) == _plan_options()
+
+
+def _templated(value):
+    return any(mark in yaml.safe_dump(value) for mark in ("{{", "{%", "{#"))
+
+
+@pytest.mark.parametrize("stage, option", _plan_options())
+def test_every_plan_option_has_a_literal_role_default(stage, option):
+    variable = _variable(stage, option)
     defaults = role_defaults()
-    assert variable in defaults, "rt_host_plan has an option for %s, which no role has" % variable
-    assert _plan_defaults()[variable] == defaults[variable][1]
+    assert variable in defaults, "rt_host_plan has an option for %s, which no role's defaults file has" % variable
+    role, value = defaults[variable]
+    assert role == ("rt_domain" if stage is None else stage)
+    assert not _templated(value), "%s's default in roles/%s is a template: rt_host_plan cannot use it" % (variable, role)
+    assert plan_action.role_variables()[(stage, option)] == (role, variable)
     specs = role_spec_defaults()
     if variable in specs:
-        assert specs[variable] == defaults[variable][1]
+        assert specs[variable] == value
+
+
+def test_the_template_check_sees_templates():
+    assert _templated("{{ x }}") and _templated(["a", {"b": "{% if c %}d{% endif %}"}])
+    assert not _templated("auto") and not _templated([]) and not _templated({"k": 1})

@@ -47,6 +47,7 @@ from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader impor
 from ansible_collections.realtime.virt.plugins.modules import hugepages_alloc, qat_services, qat_vf_info
 from ansible_collections.realtime.virt.plugins.modules import libvirt_rt_domain_info, rt_host_plan, rt_node_facts, sriov_vfs
 from ansible_collections.realtime.virt.plugins.modules import rt_isolation_info
+from ansible_collections.realtime.virt.plugins.action.rt_host_plan import fill_role_defaults
 
 try:
     import libvirt
@@ -707,7 +708,8 @@ class Harness(object):
         return self._run_on_tree(rt_isolation_info.main, args)
 
     def rt_host_plan(self, args):
-        return self._run_on_tree(rt_host_plan.main, args)
+        # as the task runs it: the options left out filled with the roles' defaults by its action plugin
+        return self._run_on_tree(rt_host_plan.main, fill_role_defaults(args))
 
     def libvirt_rt_domain_info(self, args):
         opened = []
