@@ -34,6 +34,22 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "ansible_package: needs a collection of the ansible package (kubevirt.core)")
 
 
+def pytest_collection_modifyitems(config, items):
+    """REALTIME_VIRT_UNITS_REACHING_CORE=1 (tests/matrix/run.sh, older minors): only the files that reach ansible-core."""
+    if os.environ.get("REALTIME_VIRT_UNITS_REACHING_CORE") != "1":
+        return
+    sys.path.insert(0, os.path.join(_TOP, "tests", "matrix"))
+    import core_reach  # pylint: disable=import-outside-toplevel
+    reach = core_reach.CoreReach(_TOP, [FIXTURES])
+    kept, left = [], []
+    for item in items:
+        path = str(getattr(item, "path", None) or item.fspath)
+        (kept if reach.reaches(path) else left).append(item)
+    if left:
+        config.hook.pytest_deselected(items=left)
+        items[:] = kept
+
+
 def pytest_runtest_logreport(report):
     if report.skipped and not hasattr(report, "wasxfail"):
         _SKIPPED.append(report.nodeid)
