@@ -154,7 +154,8 @@ def _port_check(subject, state, free_running):
     if state is None:
         return check(subject, name, expected, "pmc answered nothing", "fail",
                      "%s: pmc answered nothing: ptp4l is not running, or runs in another domain. Fix: start ptp4l "
-                     "(systemctl status ptp4l), and give pmc -d the domainNumber of ptp4l's configuration" % subject)
+                     "(systemctl status realtime-virt-ptp4l, the ptp role's unit), and give pmc -d the domainNumber "
+                     "of ptp4l's configuration" % subject)
     if state == "SLAVE" or (state == "UNCALIBRATED" and free_running):
         return check(subject, name, expected, state, "pass")
     if state == "UNCALIBRATED":

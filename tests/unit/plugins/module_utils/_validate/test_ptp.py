@@ -206,6 +206,8 @@ class TestPtpChecks:
         assert checks["ptp port state"]["observed"] == "pmc answered nothing"
         assert "ptp4l is not running" in checks["ptp port state"]["message"]
         assert "pmc -d" in checks["ptp port state"]["message"]
+        # the unit the ptp role installs (roles/ptp/templates), not a ptp4l.service
+        assert "systemctl status realtime-virt-ptp4l," in checks["ptp port state"]["message"]
         assert [c["status"] for c in checks.values()] == ["fail"] * 4
 
     def test_offset_from_the_log_when_pmc_gives_none(self):
