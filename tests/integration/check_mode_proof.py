@@ -6,7 +6,7 @@
 """Prove that playbooks/site.yml --check changes nothing and predicts the real run.
 
   check_mode_proof.py [--playbook playbooks/site.yml] [--inventory inventory/localhost.yml] [--out result.json]
-                      [--undo playbooks/undo.yml]
+                      [--undo playbooks/undo.yml] [-e NAME=VALUE ...]
 
 1. keep what is needed to put the host back (host_state.save);
 2. make the host look fresh (host_state.reset: no role files, throttling
@@ -52,8 +52,10 @@ RECAP = re.compile(r"^(\S+)\s*:\s*ok=(\d+)\s+changed=(\d+)\s+unreachable=(\d+)\s
 TASK = re.compile(r"^(TASK|RUNNING HANDLER) \[(.*)\] \**$")
 
 
-def run_playbook(playbook, inventory, check):
+def run_playbook(playbook, inventory, check, extra_vars=()):
     command = ["ansible-playbook", "-i", inventory, playbook] + (["--check"] if check else [])
+    for assignment in extra_vars:
+        command += ["-e", assignment]
     # recording_environ: the runs record the role tasks they ran (tests/coverage).
     env = dict(recording.recording_environ(os.environ), ANSIBLE_NOCOLOR="1", ANSIBLE_FORCE_COLOR="0", ANSIBLE_STDOUT_CALLBACK="ansible.builtin.default",
                ANSIBLE_CALLBACK_RESULT_FORMAT="yaml")
@@ -158,6 +160,8 @@ def main():
     parser.add_argument("--inventory", default="inventory/localhost.yml")
     parser.add_argument("--out")
     parser.add_argument("--undo", help="the undo playbook to prove after the converged phase (playbooks/undo.yml)")
+    parser.add_argument("-e", "--extra-vars", dest="extra_vars", action="append", default=[], metavar="NAME=VALUE",
+                        help="an extra variable of every run of the playbook (repeatable)")
     args = parser.parse_args()
     ignore = os.environ.get("REALTIME_VIRT_FOREIGN_DOMAINS", "")
 
@@ -174,10 +178,10 @@ def main():
         for phase in ("fresh", "converged"):
             before = snap()
             threads = qemu_threads()
-            checked = run_playbook(args.playbook, args.inventory, check=True)
+            checked = run_playbook(args.playbook, args.inventory, check=True, extra_vars=args.extra_vars)
             after = snap()
             diffs = host_state.compare(before, after)
-            real = run_playbook(args.playbook, args.inventory, check=False)
+            real = run_playbook(args.playbook, args.inventory, check=False, extra_vars=args.extra_vars)
             result["phases"][phase] = {"check": checked, "real": real, "check_mode_differences": diffs}
             if phase == "converged":
                 # 5. the host roles applied again while the domains run
