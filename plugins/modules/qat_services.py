@@ -32,13 +32,8 @@ author:
 extends_documentation_fragment:
   - realtime.virt.attributes
   - realtime.virt.host_root
+  - realtime.virt.pci_pf
 options:
-  pf:
-    description:
-      - PCI address of the physical function, in the full form C(lspci -D) prints
-        (domain:bus:device.function), e.g. V(0000:6b:00.0).
-    type: str
-    required: true
   services:
     description:
       - Services joined by C(;), from V(sym), V(asym), V(dc) and V(dcc). A Gen4 device runs

@@ -40,13 +40,8 @@ author:
 extends_documentation_fragment:
   - realtime.virt.attributes
   - realtime.virt.host_root
+  - realtime.virt.pci_pf
 options:
-  pf:
-    description:
-      - PCI address of the physical function, in the full form C(lspci -D) prints
-        (domain:bus:device.function), e.g. V(0000:6b:00.0).
-    type: str
-    required: true
   count:
     description:
       - Number of VFs, from V(0) (remove every VF) to the PF's C(sriov_totalvfs), or V(max)

@@ -77,7 +77,8 @@ def test_bad_input_fails_naming_option(host, args, words):
 def test_documentation_matches_argument_spec(module_doc):
     doc = module_doc(qat_services)
     assert doc["author"] == ["realtime.virt contributors (!UNKNOWN)"]
-    assert doc["extends_documentation_fragment"] == ["realtime.virt.attributes", "realtime.virt.host_root"]
+    assert doc["extends_documentation_fragment"] == ["realtime.virt.attributes", "realtime.virt.host_root",
+                                                     "realtime.virt.pci_pf"]
     assert set(doc["options"]) == {"pf", "services", "root"}
     assert yaml.safe_load(qat_services.EXAMPLES)[0]["realtime.virt.qat_services"]["services"] == "sym;asym"
     assert set(yaml.safe_load(qat_services.RETURN)) == {"pf", "services", "services_before", "state", "state_before",
