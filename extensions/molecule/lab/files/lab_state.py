@@ -6,7 +6,9 @@
 """Print, as JSON, what the lab VM's kernel shows (run inside the VM).
 
 The lab scenario reads this after every step instead of trusting what the
-roles report: the booted command line, isolated CPUs, real-time
+roles report: the booted command line, the arguments grub.cfg gives the
+next boot (its default entry) and whether a role left a reboot pending,
+isolated CPUs, real-time
 throttling, hugepage pools and hugetlbfs mounts, and the SR-IOV state of
 the NVMe physical function (found by PCI class 0108 with sriov_totalvfs),
 its VFs, their drivers, IOMMU groups and /dev/vfio nodes, the text of the
@@ -170,6 +172,15 @@ def processes(names):
     return found
 
 
+def grub_default_args(path="/boot/grub/grub.cfg"):
+    """The arguments of the first ``linux`` line of grub.cfg (the default entry), its kernel's path left out."""
+    for line in (read(path, "") or "").splitlines():
+        words = line.split()
+        if len(words) > 1 and words[0] == "linux":
+            return words[2:]
+    return None
+
+
 def tuned_active():
     try:
         done = subprocess.run(["tuned-adm", "active"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -191,6 +202,9 @@ def main():
         "boot_id": read("/proc/sys/kernel/random/boot_id"),
         "uptime": float(read("/proc/uptime", "0 0").split()[0]),
         "cmdline": read("/proc/cmdline", "").split(),
+        # what the next boot gets, and whether a role left a reboot pending
+        "grub_default_args": grub_default_args(),
+        "reboot_marker": os.path.exists("/run/realtime-virt/reboot-required"),
         "isolated": read("/sys/devices/system/cpu/isolated", ""),
         "nohz_full": read("/sys/devices/system/cpu/nohz_full", ""),
         # the profile tuned loads when it starts (tuned-adm profile writes it)
