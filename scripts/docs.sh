@@ -90,6 +90,8 @@ _ANSIBLE_DOCS = 'https://docs.ansible.com/projects/ansible/latest/'
 _ANSIBLE_LABELS = {
     'common_return_values': 'reference_appendices/common_return_values.html',
     'ansible_configuration_settings': 'reference_appendices/config.html',
+    # the note antsibull-docs adds to a module with an action plugin (rt_host_plan)
+    'action_plugins': 'plugins/action.html',
 }
 _OTHER_PLUGIN = _re.compile(r'ansible_collections\.(\w+)\.(\w+)\.(\w+_[a-z]+)')
 
