@@ -32,6 +32,9 @@ _SKIPPED = []
 def pytest_configure(config):
     # tests/matrix/run.sh deselects these: its virtualenvs carry ansible-core, not the ansible package
     config.addinivalue_line("markers", "ansible_package: needs a collection of the ansible package (kubevirt.core)")
+    # tests/matrix/core_reach.py keeps such a file on the matrix's older minors
+    config.addinivalue_line("markers", "reaches_ansible_core: the file reaches ansible-core in a way its imports do "
+                                       "not show (a subprocess, an import by name)")
 
 
 def pytest_collection_modifyitems(config, items):

@@ -71,3 +71,14 @@ def test_this_collections_tests_are_sorted_as_their_imports_say():
     assert reach.reaches(os.path.join(unit, "plugins", "module_utils", "_libvirt", "test_options.py")) is True
     # the filters and modules, run through ansible-core
     assert reach.reaches(os.path.join(unit, "plugins", "test_bad_input.py")) is True
+    # its imports show nothing of ansible-core, but it runs the minor's ansible-playbook: declared
+    assert reach.reaches(os.path.join(unit, "coverage", "test_callback.py")) is True
+
+
+def test_a_file_declares_what_its_imports_do_not_show(tmp_path):
+    reach = core_reach.CoreReach(str(tmp_path))
+    declared = _write(tmp_path, "tests/test_declared.py",
+                      "import subprocess\nimport pytest\npytestmark = pytest.mark.reaches_ansible_core\n")
+    other_mark = _write(tmp_path, "tests/test_other_mark.py", "import pytest\npytestmark = pytest.mark.slow\n")
+    assert reach.reaches(declared) is True
+    assert reach.reaches(other_mark) is False

@@ -23,6 +23,9 @@ sys.path.insert(0, COVERAGE)
 import recording  # noqa: E402  pylint: disable=wrong-import-position
 import role_tasks  # noqa: E402  pylint: disable=wrong-import-position
 
+# each minor's own ansible-playbook runs the coverage callback
+pytestmark = pytest.mark.reaches_ansible_core
+
 FIXTURE = os.path.join(TOP, "tests", "unit", "fixtures", "role_coverage")
 PLAYBOOK = os.path.join(os.path.dirname(sys.executable), "ansible-playbook")
 

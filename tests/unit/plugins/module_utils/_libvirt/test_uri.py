@@ -20,6 +20,8 @@ from ansible_collections.realtime.virt.plugins.module_utils._libvirt.uri import 
 PACKAGE = "ansible_collections.realtime.virt.plugins"
 # the domain writer: what a reader must not carry in its payload
 WRITER = ("render", "spec", "manager", "merge", "batch", "compare", "diff")
+# the modules are imported in a subprocess, each with ansible-core's AnsibleModule
+pytestmark = pytest.mark.reaches_ansible_core
 
 
 @pytest.mark.parametrize("uri, local", [
