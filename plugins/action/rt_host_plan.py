@@ -134,6 +134,10 @@ class ActionModule(ActionBase):
         except RoleDefaultError as error:
             result.update(failed=True, msg="rt_host_plan: %s" % error)
             return result
+        except (yaml.YAMLError, IOError, OSError) as error:
+            result.update(failed=True, msg="rt_host_plan: cannot read the roles' defaults under %s: %s. Fix: reinstall "
+                                           "the collection, whose roles/*/defaults/main.yml the plan reads" % (ROLES, error))
+            return result
         wrap_async = self._task.async_val and not self._connection.has_native_async
         result.update(self._execute_module(module_name=MODULE, module_args=module_args, task_vars=task_vars,
                                            wrap_async=wrap_async))

@@ -16,6 +16,7 @@ import copy
 from unittest import mock
 
 import pytest
+import yaml
 
 from ansible_collections.realtime.virt.plugins.action import rt_host_plan as action
 from ansible_collections.realtime.virt.plugins.modules import rt_host_plan as module
@@ -162,6 +163,17 @@ def test_the_plugin_runs_the_module_with_the_defaults_filled(check_mode):
     assert args["uri"] == "qemu:///system"
     assert args["sriov"]["vf_driver"] == "vfio-pci"
     assert args["ptp"]["profile"] == "e2e"
+
+
+def test_the_plugin_fails_clearly_on_an_unreadable_defaults_file(monkeypatch):
+    def read(role, roles=action.ROLES):
+        raise yaml.YAMLError("mapping values are not allowed here")
+    monkeypatch.setattr(action, "read_role_defaults", read)
+    plugin = _plugin({})
+    result = plugin.run(task_vars={})
+    assert result["failed"] is True
+    assert "cannot read the roles' defaults" in result["msg"] and "mapping values" in result["msg"]
+    plugin._execute_module.assert_not_called()
 
 
 def test_the_plugin_fails_on_a_templated_default_without_running_the_module(monkeypatch):
