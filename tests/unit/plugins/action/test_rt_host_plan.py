@@ -165,15 +165,21 @@ def test_the_plugin_runs_the_module_with_the_defaults_filled(check_mode):
     assert args["ptp"]["profile"] == "e2e"
 
 
-def test_the_plugin_fails_clearly_on_an_unreadable_defaults_file(monkeypatch):
-    def read(role, roles=action.ROLES):
-        raise yaml.YAMLError("mapping values are not allowed here")
+def _refused(monkeypatch, read):
+    """The message of a plan task whose roles' defaults ``read`` gives; the module must not have run."""
     monkeypatch.setattr(action, "read_role_defaults", read)
     plugin = _plugin({})
     result = plugin.run(task_vars={})
     assert result["failed"] is True
-    assert "cannot read the roles' defaults" in result["msg"] and "mapping values" in result["msg"]
     plugin._execute_module.assert_not_called()
+    return result["msg"]
+
+
+def test_the_plugin_fails_clearly_on_an_unreadable_defaults_file(monkeypatch):
+    def read(role, roles=action.ROLES):
+        raise yaml.YAMLError("mapping values are not allowed here")
+    msg = _refused(monkeypatch, read)
+    assert "cannot read the roles' defaults" in msg and "mapping values" in msg
 
 
 def test_the_plugin_fails_on_a_templated_default_without_running_the_module(monkeypatch):
@@ -184,9 +190,5 @@ def test_the_plugin_fails_on_a_templated_default_without_running_the_module(monk
         if role == "ptp":
             found["ptp_profile"] = "{{ my_profile }}"
         return found
-    monkeypatch.setattr(action, "read_role_defaults", read)
-    plugin = _plugin({})
-    result = plugin.run(task_vars={})
-    assert result["failed"] is True
-    assert "ptp_profile" in result["msg"] and "template" in result["msg"]
-    plugin._execute_module.assert_not_called()
+    msg = _refused(monkeypatch, read)
+    assert "ptp_profile" in msg and "template" in msg
