@@ -12,9 +12,9 @@ class ModuleDocFragment(object):
     """Shared ``attributes:`` blocks for the collection's modules.
 
     Use ``realtime.virt.attributes`` for a module that changes state and
-    supports check and diff mode fully, ``realtime.virt.attributes.facts``
-    for a read-only facts module and ``realtime.virt.attributes.info`` for
-    a read-only module that returns its findings.  A module of the
+    supports check and diff mode fully, ``realtime.virt.attributes.info`` for
+    a read-only module, and ``realtime.virt.attributes.facts`` besides it for
+    one that returns facts.  A module of the
     ``libvirt`` action group (``meta/runtime.yml``) adds
     ``realtime.virt.attributes.actiongroup_libvirt``.
     """
@@ -47,20 +47,11 @@ attributes:
       - This module never changes anything, so there is nothing to diff.
 """
 
-    # Read-only modules that return ansible_facts.
+    # Read-only modules that return ansible_facts: listed after ``.info``, whose
+    # check and diff attributes they share.
     FACTS = r"""
 options: {}
 attributes:
-  check_mode:
-    description: Can run in check_mode and return changed status prediction without modifying target.
-    support: full
-    details:
-      - This module only reads the host, so check mode returns the same result as a normal run.
-  diff_mode:
-    description: Will return details on what has changed (or possibly needs changing in check_mode), when in diff mode.
-    support: N/A
-    details:
-      - This module never changes anything, so there is nothing to diff.
   facts:
     description: Action returns an C(ansible_facts) dictionary that will update existing host facts.
     support: full

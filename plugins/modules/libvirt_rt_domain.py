@@ -32,11 +32,11 @@ description:
 author:
   - realtime.virt contributors (!UNKNOWN)
 requirements:
-  - libvirt-python
   - lxml
 extends_documentation_fragment:
   - realtime.virt.attributes
   - realtime.virt.attributes.actiongroup_libvirt
+  - realtime.virt.libvirt_connection
 notes:
   - Real-time domains lock their memory by default (O(memory.locked)). libvirt
     then raises the memory lock limit of the qemu process, which needs
@@ -52,10 +52,6 @@ options:
     description: Name of the domain.
     type: str
     required: true
-  uri:
-    description: libvirt connection URI. Host checks and RV(vcpu_threads) only work on a local URI.
-    type: str
-    default: qemu:///system
   state:
     description:
       - V(present) defines the domain (a running domain keeps running).

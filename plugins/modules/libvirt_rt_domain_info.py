@@ -25,16 +25,11 @@ description:
     CPU or VF twice, C(realtime.virt.rt_validate) to check the tuning.
 author:
   - realtime.virt contributors (!UNKNOWN)
-requirements:
-  - libvirt-python
 extends_documentation_fragment:
   - realtime.virt.attributes.info
   - realtime.virt.attributes.actiongroup_libvirt
+  - realtime.virt.libvirt_connection
 options:
-  uri:
-    description: libvirt connection URI. The /proc and /sys readings need the local C(qemu:///system).
-    type: str
-    default: qemu:///system
   names:
     description: Only these domains (all when empty). A name libvirt does not know is listed in RV(missing).
     type: list
@@ -167,6 +162,7 @@ except ImportError:
     libvirt = None
     LIB_IMPORT_ERROR = traceback.format_exc()
 
+from ansible_collections.realtime.virt.plugins.module_utils._common.options import uri_argument_spec
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.uri import is_local
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import HostError
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.observe import DomainObserver
@@ -174,8 +170,7 @@ from ansible_collections.realtime.virt.plugins.module_utils._libvirt.observe imp
 
 def main():
     module = AnsibleModule(
-        argument_spec=dict(uri=dict(type="str", default="qemu:///system"),
-                           names=dict(type="list", elements="str", default=[])),
+        argument_spec=dict(uri_argument_spec(), names=dict(type="list", elements="str", default=[])),
         supports_check_mode=True,
     )
     if LIB_IMPORT_ERROR is not None:

@@ -37,11 +37,11 @@ description:
 author:
   - realtime.virt contributors (!UNKNOWN)
 requirements:
-  - libvirt-python
   - lxml
 extends_documentation_fragment:
   - realtime.virt.attributes
   - realtime.virt.attributes.actiongroup_libvirt
+  - realtime.virt.libvirt_connection
 notes:
   - The mark is C(<rtv:managed xmlns:rtv="urn:realtime-virt:managed:1" owner="..."/>)
     under C(<metadata>). A domain defined earlier without it gets it, without a
@@ -52,12 +52,6 @@ notes:
   - The notes of M(realtime.virt.libvirt_rt_domain) on locked memory and
     powering domains off apply to every item.
 options:
-  uri:
-    description:
-      - libvirt connection URI, one for all items. Host checks and the vCPU threads
-        in RV(domains[].vcpu_threads) only work on a local URI.
-    type: str
-    default: qemu:///system
   domains:
     description:
       - The domains, each a mapping of the options of M(realtime.virt.libvirt_rt_domain),
@@ -369,12 +363,13 @@ try:
 except ImportError:
     LIB_IMPORT_ERROR = traceback.format_exc()
 
+from ansible_collections.realtime.virt.plugins.module_utils._common.options import uri_argument_spec
 from ansible_collections.realtime.virt.plugins.module_utils._common.runner import require_libraries, run_result
 
 
 def argument_spec():
     return dict(
-        uri=dict(type="str", default="qemu:///system"),
+        uri_argument_spec(),
         # Items are validated one by one (module_utils/_libvirt/options.py), so one bad item
         # does not fail the others; AnsibleModule takes them as they are (a non-mapping item
         # is refused by that validation too, naming the item).

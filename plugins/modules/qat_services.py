@@ -123,7 +123,7 @@ vfs_removed:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.realtime.virt.plugins.module_utils._common.options import root_argument_spec
+from ansible_collections.realtime.virt.plugins.module_utils._common.options import pf_argument_spec, root_argument_spec
 from ansible_collections.realtime.virt.plugins.module_utils._common.runner import run_manager
 from ansible_collections.realtime.virt.plugins.module_utils._qat.services import QatServices
 
@@ -132,8 +132,8 @@ def main():
     module = AnsibleModule(
         argument_spec=dict(
             root_argument_spec(),
-            pf=dict(type="str", required=True),
             services=dict(type="str", required=True),
+            **pf_argument_spec()
         ),
         supports_check_mode=True,
     )

@@ -38,6 +38,7 @@ description:
 author:
   - realtime.virt contributors (!UNKNOWN)
 extends_documentation_fragment:
+  - realtime.virt.attributes.info
   - realtime.virt.attributes.facts
   - realtime.virt.host_root
 notes:

@@ -212,7 +212,7 @@ actions:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.realtime.virt.plugins.module_utils._common.options import root_argument_spec
+from ansible_collections.realtime.virt.plugins.module_utils._common.options import pf_argument_spec, root_argument_spec
 from ansible_collections.realtime.virt.plugins.module_utils._common.runner import run_manager
 from ansible_collections.realtime.virt.plugins.module_utils._sriov.manager import SriovVfs
 
@@ -221,12 +221,12 @@ def main():
     module = AnsibleModule(
         argument_spec=dict(
             root_argument_spec(),
-            pf=dict(type="str", required=True),
             count=dict(type="str", required=True),
             driver=dict(type="str", default="vfio-pci"),
             persist=dict(type="bool", default=True),
             state_file=dict(type="path", default="/etc/realtime-virt/sriov-vfs.conf"),
             vfs_removed=dict(type="bool", default=False),
+            **pf_argument_spec()
         ),
         supports_check_mode=True,
     )

@@ -17,3 +17,13 @@ __metaclass__ = type
 def root_argument_spec():
     """``root``, the host tree a module reads: doc fragment ``realtime.virt.host_root``."""
     return dict(root=dict(type="path", default="/"))
+
+
+def uri_argument_spec():
+    """``uri``, the libvirt connection: doc fragment ``realtime.virt.libvirt_connection``."""
+    return dict(uri=dict(type="str", default="qemu:///system"))
+
+
+def pf_argument_spec():
+    """``pf``, the PCI address of one physical function: doc fragment ``realtime.virt.pci_pf``."""
+    return dict(pf=dict(type="str", required=True))

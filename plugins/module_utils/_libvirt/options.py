@@ -20,6 +20,7 @@ import copy
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
+from ansible_collections.realtime.virt.plugins.module_utils._common.options import uri_argument_spec
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.cachetune import CACHE_TYPES
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.hardening import TICK_POLICIES, TIMER_NAMES
 
@@ -44,8 +45,8 @@ def argument_spec():
             cells=dict(type="list", elements="dict", options=cell))),
     )
     return dict(
+        uri_argument_spec(),
         name=dict(type="str", required=True),
-        uri=dict(type="str", default="qemu:///system"),
         state=dict(type="str", default="present", choices=["present", "running", "stopped", "absent"]),
         domain_type=dict(type="str", default="kvm", choices=["kvm", "qemu"]),
         machine=dict(type="str"),

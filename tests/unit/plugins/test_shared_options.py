@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Options several modules share are written once: ``root`` (doc fragment
 ``realtime.virt.host_root``, ``_common/options.root_argument_spec``, one
-check ``_kernel/reader.checked_root``) and the libvirt modules' end of
-``main()`` (``_common/runner.run_result``)."""
+check ``_kernel/reader.checked_root``), ``uri`` and ``pf`` (their fragments
+and helpers), and the libvirt modules' end of ``main()``
+(``_common/runner.run_result``)."""
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
 import glob
+import importlib
 import os
 import re
 
@@ -17,10 +19,9 @@ import yaml
 
 from ansible.module_utils import basic
 
-from ansible_collections.realtime.virt.plugins.doc_fragments.host_root import ModuleDocFragment
 from ansible_collections.realtime.virt.plugins.module_utils._common import runner
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import HostError, OptionError
-from ansible_collections.realtime.virt.plugins.module_utils._common.options import root_argument_spec
+from ansible_collections.realtime.virt.plugins.module_utils._common import options
 from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import checked_root
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -38,27 +39,57 @@ def _documentation(source):
     return yaml.safe_load(re.search(r'^DOCUMENTATION = r?"""(.*?)^"""', source, re.S | re.M).group(1))
 
 
-def test_every_module_that_takes_root_uses_the_fragment_and_the_helper():
+# option, its doc fragment, its argument-spec helper, the modules that take it, and
+# the modules whose own option of that name means something else (rt_host_plan's
+# uri has no default: its action plugin gives rt_domain_uri's).
+SHARED = [
+    ("root", "host_root", "root_argument_spec", READERS, ()),
+    ("pf", "pci_pf", "pf_argument_spec", ["qat_services", "sriov_vfs"], ()),
+    ("uri", "libvirt_connection", "uri_argument_spec", ["libvirt_rt_domain", "libvirt_rt_domain_info", "libvirt_rt_domains"],
+     ("rt_host_plan",)),
+]
+# Where a module's argument spec is written when not in the module itself.
+SPEC_SOURCE = {"libvirt_rt_domain": os.path.join(TOP, "plugins", "module_utils", "_libvirt", "options.py")}
+
+
+@pytest.mark.parametrize("option, fragment, helper, takers, others", SHARED, ids=[row[0] for row in SHARED])
+def test_every_module_that_takes_a_shared_option_uses_its_fragment_and_helper(option, fragment, helper, takers, others):
     users = []
     for path in MODULES:
+        name = os.path.basename(path)[:-3]
+        if name in others:
+            continue
         source = _source(path)
         doc = _documentation(source)
-        name = os.path.basename(path)[:-3]
-        assert "root" not in (doc.get("options") or {}), "%s documents root itself" % name
-        assert not re.search(r"\broot\s*=\s*dict\(", source), "%s writes root's argument spec itself" % name
-        fragment = "realtime.virt.host_root" in doc.get("extends_documentation_fragment", [])
-        helper = "root_argument_spec()" in source
-        assert fragment == helper, name
-        if helper:
+        spec_source = _source(SPEC_SOURCE[name]) if name in SPEC_SOURCE else source
+        assert option not in (doc.get("options") or {}), "%s documents %s itself" % (name, option)
+        assert not re.search(r"\b%s\s*=\s*dict\(" % option, spec_source), "%s writes %s's spec itself" % (name, option)
+        listed = "realtime.virt." + fragment in doc.get("extends_documentation_fragment", [])
+        called = helper + "()" in spec_source
+        assert listed == called, name
+        if called:
             users.append(name)
-    assert users == READERS
+    assert users == sorted(takers)
 
 
-def test_the_fragment_and_the_helper_agree():
-    doc = yaml.safe_load(ModuleDocFragment.DOCUMENTATION)["options"]["root"]
-    spec = root_argument_spec()["root"]
-    assert (doc["type"], doc["default"]) == (spec["type"], spec["default"]) == ("path", "/")
-    assert root_argument_spec() is not root_argument_spec()   # a fresh dict for each module
+@pytest.mark.parametrize("option, fragment, helper, takers, others", SHARED, ids=[row[0] for row in SHARED])
+def test_each_fragment_and_its_helper_agree(option, fragment, helper, takers, others):
+    holder = importlib.import_module("ansible_collections.realtime.virt.plugins.doc_fragments." + fragment)
+    doc = yaml.safe_load(holder.ModuleDocFragment.DOCUMENTATION)["options"][option]
+    make = getattr(options, helper)
+    spec = make()[option]
+    assert (doc["type"], doc.get("default"), doc.get("required", False)) == \
+        (spec["type"], spec.get("default"), spec.get("required", False))
+    assert make() is not make()   # a fresh dict for each module
+
+
+@pytest.mark.parametrize("helper, expected", [
+    (options.root_argument_spec, {"root": {"type": "path", "default": "/"}}),
+    (options.uri_argument_spec, {"uri": {"type": "str", "default": "qemu:///system"}}),
+    (options.pf_argument_spec, {"pf": {"type": "str", "required": True}}),
+])
+def test_the_shared_specs(helper, expected):
+    assert helper() == expected
 
 
 def test_the_root_check_is_written_once():

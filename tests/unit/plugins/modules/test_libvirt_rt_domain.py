@@ -41,8 +41,8 @@ def _spec_options(spec):
     return result
 
 
-def test_documentation_matches_argument_spec():
-    doc = yaml.safe_load(libvirt_rt_domain.DOCUMENTATION)
+def test_documentation_matches_argument_spec(module_doc):
+    doc = module_doc(libvirt_rt_domain)
     assert _doc_options(doc["options"]) == _spec_options(libvirt_rt_domain.argument_spec())
     examples = yaml.safe_load(libvirt_rt_domain.EXAMPLES)
     assert all("realtime.virt.libvirt_rt_domain" in task for task in examples)

@@ -99,8 +99,8 @@ def _shape(options):
                 for name, spec in options.items())
 
 
-def test_documentation_matches_both_argument_specs():
-    doc = yaml.safe_load(libvirt_rt_domains.DOCUMENTATION)
+def test_documentation_matches_both_argument_specs(module_doc):
+    doc = module_doc(libvirt_rt_domains)
     spec = libvirt_rt_domains.argument_spec()
     top = dict((k, v) for k, v in doc["options"].items())
     assert _shape(top) == _shape(spec)
