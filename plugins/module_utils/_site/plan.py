@@ -106,16 +106,16 @@ def _sriov_on_host(where, reader, pf, count):
 def _qat(problems, qat, stage, domains):
     """qat_pfs name QAT PFs of this host, counts fit them, services parse, VF requests have a QAT to come from."""
     pfs = dict((pf["pci_address"], pf) for pf in (qat or {}).get("pfs") or [])
-    for index, address in enumerate(stage.get("pfs") or []):
+    for index, address in enumerate(stage["pfs"] or []):
         if str(address).lower() not in pfs:
             problems.messages.append(str(OptionError(
                 "qat_pfs[%d]" % index, address, "not a QAT physical function of this host (it has %s)"
                 % (", ".join(sorted(pfs)) or "none"), "list only the addresses qat_vf_info reports, or leave qat_pfs empty")))
-    counts = dict((address, stage.get("numvfs", "max")) for address in pfs)
-    counts.update(dict((str(k).lower(), v) for k, v in (stage.get("numvfs_per_pf") or {}).items()))
+    counts = dict((address, stage["numvfs"]) for address in pfs)
+    counts.update(dict((str(k).lower(), v) for k, v in (stage["numvfs_per_pf"] or {}).items()))
     for address, count in sorted(counts.items()):
         total = (pfs.get(address) or {}).get("sriov_totalvfs")
-        option = "qat_numvfs_per_pf[%s]" % address if address in (stage.get("numvfs_per_pf") or {}) else "qat_numvfs"
+        option = "qat_numvfs_per_pf[%s]" % address if address in (stage["numvfs_per_pf"] or {}) else "qat_numvfs"
         if str(count).strip().lower() == "max":
             continue
         try:
@@ -126,7 +126,7 @@ def _qat(problems, qat, stage, domains):
         if number < 0 or (total is not None and number > total):
             problems.messages.append(str(OptionError(option, count, "outside 0 to %s (sriov_totalvfs of %s)" % (total, address),
                                                      "give at most %s or 'max'" % total)))
-    if stage.get("services"):
+    if stage["services"]:
         problems.attempt(parse_services, stage["services"], option="qat_services")
     wanting = [dom.get("name") for dom in domains or [] if isinstance(dom, dict) and dom.get("qat_vfs")]
     if wanting and not pfs:
@@ -146,7 +146,7 @@ def _predicted(facts, cpus, hugepages, reboot):
 
 def _ptp(problems, facts, stage, cpus):
     """ptp_* against this host's interfaces and the housekeeping CPUs rt_host leaves (when ptp_interfaces is set)."""
-    if not stage.get("interfaces"):
+    if not stage["interfaces"]:
         return
     options = dict((key, value) for key, value in stage.items() if key != "interfaces")
     try:
@@ -160,8 +160,9 @@ def _ptp(problems, facts, stage, cpus):
 def plan_host(facts, stages, qat=None, reader=None, defined=None, inventory=None):
     """``(plan, problems)`` for one host; ``problems`` lists every refusal, empty when the host may go on.
 
-    ``stages`` maps a stage to its variables, as the roles name them without
-    their prefix: ``rt_host`` (isolated_cpus, iommu, kernel_args_extra,
+    ``stages`` maps every stage to all its variables, as the roles name them
+    without their prefix (rt_host_plan's action plugin fills each one a task
+    leaves out from its role's defaults, so no default is written here): ``rt_host`` (isolated_cpus, iommu, kernel_args_extra,
     reboot), ``hugepages`` (pages, default_size), ``qat`` (pfs, numvfs,
     numvfs_per_pf, services), ``sriov`` (pfs, vf_driver), ``rt_domain``
     (domains, domain_defaults, allow_unisolated, hugepage_check) and
@@ -170,20 +171,16 @@ def plan_host(facts, stages, qat=None, reader=None, defined=None, inventory=None
     domains libvirt already holds, ``inventory`` the inventory's hostnames.
     """
     problems = _Problems()
-    host = stages.get("rt_host") or {}
-    pages = stages.get("hugepages") or {}
-    sriov = stages.get("sriov") or {}
-    domains = stages.get("rt_domain") or {}
-    validate_stage = stages.get("rt_validate") or {}
+    host, pages, sriov = stages["rt_host"], stages["hugepages"], stages["sriov"]
+    domains, validate_stage = stages["rt_domain"], stages["rt_validate"]
 
-    cpus = problems.attempt(cpu_plan, facts, host.get("isolated_cpus", "auto"))
-    hugepages = problems.attempt(hugepage_plan, facts, pages.get("pages") or [],
-                                 default_size=pages.get("default_size") or None)
-    _sriov(problems, reader, sriov.get("pfs") or [], sriov.get("vf_driver"))
-    pfs = sriov.get("pfs") or []
-    iommu = bool(host.get("iommu")) or (isinstance(pfs, list) and sriov_needs_iommu(pfs, sriov.get("vf_driver")))
-    _qat(problems, qat, stages.get("qat") or {}, domains.get("domains"))
-    extra = list(host.get("kernel_args_extra") or [])
+    cpus = problems.attempt(cpu_plan, facts, host["isolated_cpus"])
+    hugepages = problems.attempt(hugepage_plan, facts, pages["pages"] or [], default_size=pages["default_size"] or None)
+    pfs = sriov["pfs"] or []
+    _sriov(problems, reader, pfs, sriov["vf_driver"])
+    iommu = bool(host["iommu"]) or (isinstance(pfs, list) and sriov_needs_iommu(pfs, sriov["vf_driver"]))
+    _qat(problems, qat, stages["qat"], domains["domains"])
+    extra = list(host["kernel_args_extra"] or [])
     for word in (qat or {}).get("kernel_args") or []:
         if word not in extra:
             extra.append(word)
@@ -192,14 +189,14 @@ def plan_host(facts, stages, qat=None, reader=None, defined=None, inventory=None
         kernel_args = problems.attempt(rt_kernel_args, cpus, iommu=iommu, hugepage_args=hugepages["kernel_args"],
                                        extra=extra)
     placement = None
-    if domains.get("domains"):
+    if domains["domains"]:
         placement = problems.attempt(
-            plan_domains, _predicted(facts, cpus, hugepages, host.get("reboot", "never")), domains["domains"],
-            defined=defined or [], allow_unisolated=bool(domains.get("allow_unisolated")),
-            defaults=domains.get("domain_defaults") or {}, hugepages=domains.get("hugepage_check") or "fail")
-    _ptp(problems, facts, stages.get("ptp") or {}, cpus)
-    if validate_stage.get("guests"):
-        problems.attempt(plan_guests, validate_stage["guests"], validate_stage.get("duration", 10), inventory=inventory)
+            plan_domains, _predicted(facts, cpus, hugepages, host["reboot"]), domains["domains"],
+            defined=defined or [], allow_unisolated=bool(domains["allow_unisolated"]),
+            defaults=domains["domain_defaults"] or {}, hugepages=domains["hugepage_check"])
+    _ptp(problems, facts, stages["ptp"], cpus)
+    if validate_stage["guests"]:
+        problems.attempt(plan_guests, validate_stage["guests"], validate_stage["duration"], inventory=inventory)
     plan = {
         "hugepages_kernel_args": hugepages["kernel_args"] if hugepages else [],
         "kernel_args_extra": extra,

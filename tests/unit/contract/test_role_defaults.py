@@ -9,12 +9,15 @@ from a copy of the roles' defaults. rt_host_plan's argument spec and
 DOCUMENTATION carry no default for a stage option or ``uri``: its action
 plugin (plugins/action/rt_host_plan.py) reads the role's, which must be a
 literal (a template could not be evaluated there), and which
-meta/argument_specs.yml describes with the same value.
+meta/argument_specs.yml describes with the same value. The site planner
+(module_utils/_site/plan.py) reads each stage option as the plugin filled
+it, with no fallback value of its own.
 """
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import ast
 import os
 import re
 
@@ -192,6 +195,33 @@ def test_rt_host_plan_documentation_names_the_role_variable(stage, option):
     role = "rt_domain" if stage is None else stage
     assert "C(%s) of P(realtime.virt.%s#role)" % (_variable(stage, option), role) in description
     assert "left out, that variable's default in the role" in description
+
+
+def fallbacks(source, options):
+    """``[(line, option)]`` where ``source`` reads one of ``options`` with a fallback: ``x.get("option", value)``."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get"
+                and len(node.args) == 2 and isinstance(node.args[0], ast.Constant) and node.args[0].value in options):
+            found.append((node.lineno, node.args[0].value))
+    return found
+
+
+def test_the_site_planner_reads_stage_options_without_fallbacks():
+    path = os.path.join(TOP, "plugins", "module_utils", "_site", "plan.py")
+    options = set(option for stage, option in _plan_options() if stage is not None)
+    assert fallbacks(_text(path), options) == []
+
+
+@pytest.mark.parametrize("text, wanted", [
+    ('host.get("isolated_cpus", "auto")', [(1, "isolated_cpus")]),
+    ('stage.get("numvfs", "max") or stage.get("duration", 10)', [(1, "numvfs"), (1, "duration")]),
+    ('host.get("isolated_cpus")', []),
+    ('host["isolated_cpus"]', []),
+    ('entry.get("pf", None)', []),
+])
+def test_fallbacks_are_found(text, wanted):
+    assert sorted(fallbacks(text, {"isolated_cpus", "numvfs", "duration"})) == sorted(wanted)
 
 
 def test_rt_host_plan_fills_exactly_the_documented_options():

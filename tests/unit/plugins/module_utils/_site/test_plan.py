@@ -14,10 +14,19 @@ from ansible_collections.realtime.virt.plugins.module_utils._common.errors impor
 from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader
 from ansible_collections.realtime.virt.plugins.module_utils._node.gather import gather_node_facts
 from ansible_collections.realtime.virt.plugins.module_utils._qat.gather import gather_qat
-from ansible_collections.realtime.virt.plugins.module_utils._site.plan import plan_host, problems_message, sriov_needs_iommu
+from ansible_collections.realtime.virt.plugins.module_utils._site.plan import problems_message, sriov_needs_iommu
+from ansible_collections.realtime.virt.plugins.module_utils._site import plan as site_plan
+from ansible_collections.realtime.virt.plugins.action.rt_host_plan import fill_role_defaults
+from ansible_collections.realtime.virt.plugins.modules.rt_host_plan import STAGES
 
 QAT_C62X = {"pfs": [], "kernel_args": ["intel_iommu=on", "iommu=pt", "vfio-pci.disable_denylist=1"]}
 NIC = "0000:3b:00.0"
+
+
+def plan_host(facts, stages, **kwargs):
+    """plan_host as rt_host_plan calls it: the options a test leaves out are its roles' defaults."""
+    filled = fill_role_defaults(stages)
+    return site_plan.plan_host(facts, dict((stage, filled[stage]) for stage in STAGES), **kwargs)
 
 
 @pytest.fixture
