@@ -22,7 +22,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(TOP, ".cache", "collections"))
-sys.path.insert(0, os.path.join(TOP, "tests", "unit", "plugins", "module_utils", "fixtures"))
+sys.path.insert(0, os.path.join(TOP, "tests", "unit", "fixtures"))
 
 
 def ansible_side_by_side(rounds, calls):
