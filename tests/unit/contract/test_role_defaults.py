@@ -197,6 +197,45 @@ def test_rt_host_plan_documentation_names_the_role_variable(stage, option):
     assert "left out, that variable's default in the role" in description
 
 
+def _role_option(role, variable):
+    return _load("roles", role, "meta", "argument_specs.yml")["argument_specs"]["main"]["options"][variable]
+
+
+def narrower(plan, role):
+    """Why rt_host_plan's spec of an option refuses a value its role's spec takes (None when it does not).
+
+    The plan may take more (``raw`` where the role says ``dict``, no
+    ``choices``), so that its own checks list every problem at once.
+    """
+    for key in ("type", "elements"):
+        if plan.get(key, "str" if key == "type" else None) not in (role.get(key, "str" if key == "type" else None), "raw"):
+            return "%s %r where the role says %r" % (key, plan.get(key), role.get(key))
+    if plan.get("choices") and sorted(plan["choices"]) != sorted(role.get("choices") or []):
+        return "choices %r where the role says %r" % (plan["choices"], role.get("choices"))
+    return None
+
+
+@pytest.mark.parametrize("stage, option", _plan_options())
+def test_rt_host_plan_takes_every_value_the_role_takes(stage, option):
+    spec = rt_host_plan.argument_spec()
+    plan = spec[option] if stage is None else spec[stage]["options"][option]
+    role, variable = plan_action.role_variables()[(stage, option)]
+    assert narrower(plan, _role_option(role, variable)) is None
+
+
+@pytest.mark.parametrize("plan, role, wanted", [
+    ({"type": "str", "choices": ["never", "auto"]}, {"type": "str", "choices": ["never", "auto", "force"]}, "choices"),
+    ({"type": "int"}, {"type": "str"}, "type"),
+    ({"type": "list", "elements": "str"}, {"type": "list", "elements": "dict"}, "elements"),
+    ({"type": "list", "elements": "raw"}, {"type": "list", "elements": "dict"}, None),
+    ({"type": "raw"}, {"type": "str"}, None),
+    ({"type": "str"}, {"type": "str", "choices": ["a", "b"]}, None),
+])
+def test_a_narrower_plan_option_is_found(plan, role, wanted):
+    found = narrower(plan, role)
+    assert (found.split()[0] if found else None) == wanted
+
+
 def fallbacks(source, options):
     """``[(line, option)]`` where ``source`` reads one of ``options`` with a fallback: ``x.get("option", value)``."""
     found = []
