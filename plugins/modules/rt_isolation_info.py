@@ -211,6 +211,7 @@ from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import RealtimeVirtError
 from ansible_collections.realtime.virt.plugins.module_utils._common.options import root_argument_spec
+from ansible_collections.realtime.virt.plugins.module_utils._kernel import paths
 from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader, checked_root
 from ansible_collections.realtime.virt.plugins.module_utils._node import applied, isolation, parsing, tuned
 
@@ -218,7 +219,7 @@ from ansible_collections.realtime.virt.plugins.module_utils._node import applied
 def read(params):
     """``(result, warnings)`` for the module's parameters."""
     reader = HostReader(checked_root(params["root"]))
-    words, _init = parsing.split_cmdline(reader.read("/proc/cmdline", optional=True))
+    words, _init = parsing.split_cmdline(reader.read(paths.CMDLINE, optional=True))
     possible = parsing.parse_sysfs_cpulist(reader.read("/sys/devices/system/cpu/possible", optional=True))
     result = {
         "isolation": {

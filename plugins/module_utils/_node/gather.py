@@ -19,11 +19,11 @@ from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset impor
     format_cpuset,
     parse_cpumask,
 )
+from ansible_collections.realtime.virt.plugins.module_utils._kernel import paths
 from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader, checked_root
 from ansible_collections.realtime.virt.plugins.module_utils._node import isolation, parsing, resctrl, timesync
 from ansible_collections.realtime.virt.plugins.module_utils._node.readiness import evaluate
 
-CPU = "/sys/devices/system/cpu"
 NODE = "/sys/devices/system/node"
 HUGEPAGES = "/sys/kernel/mm/hugepages"
 KVM_PARAMETERS = (
@@ -88,7 +88,7 @@ class NodeFacts(object):
         read = self.reader.read
         release = read("/proc/sys/kernel/osrelease")
         version = read("/proc/sys/kernel/version")
-        cmdline = read("/proc/cmdline")
+        cmdline = read(paths.CMDLINE)
         words, init_words = parsing.split_cmdline(cmdline)
         args = parsing.parse_cmdline_args(words)
         realtime = read("/sys/kernel/realtime", optional=True)
@@ -131,12 +131,12 @@ class NodeFacts(object):
         }
 
     def cpus(self, args):
-        online = self._cpulist(CPU + "/online")
-        possible = self._cpulist(CPU + "/possible")
-        present = self._cpulist(CPU + "/present", optional=True)
-        isolated = self._cpulist(CPU + "/isolated")
-        nohz_full = self._cpulist(CPU + "/nohz_full", optional=True)
-        if nohz_full is None and self.reader.exists(CPU + "/online"):
+        online = self._cpulist(paths.CPU + "/online")
+        possible = self._cpulist(paths.CPU + "/possible")
+        present = self._cpulist(paths.CPU + "/present", optional=True)
+        isolated = self._cpulist(paths.CPU + "/isolated")
+        nohz_full = self._cpulist(paths.CPU + "/nohz_full", optional=True)
+        if nohz_full is None and self.reader.exists(paths.CPU + "/online"):
             # Kernels without CONFIG_NO_HZ_FULL have no such file: nothing is tickless.
             nohz_full = []
         rcu_nocbs = self._cmdline_cpus(args, "rcu_nocbs", possible)
@@ -150,13 +150,13 @@ class NodeFacts(object):
         housekeeping = None
         if online is not None:
             housekeeping = sorted(set(online) - set(isolated or []) - set(nohz_full or []))
-        irq_mask = self.reader.read("/proc/irq/default_smp_affinity", optional=True)
+        irq_mask = self.reader.read(paths.DEFAULT_IRQ_AFFINITY, optional=True)
         irq_default = None
         if irq_mask is not None:
             try:
                 irq_default = parse_cpumask(irq_mask)
             except CpusetError:
-                self.reader.warnings.append("/proc/irq/default_smp_affinity holds %r, not a CPU mask" % irq_mask)
+                self.reader.warnings.append("%s holds %r, not a CPU mask" % (paths.DEFAULT_IRQ_AFFINITY, irq_mask))
         smt_active = self.reader.read("/sys/devices/system/cpu/smt/active", optional=True)
         workqueue = self._cpumask(isolation.MASKS[0][1])
 
@@ -208,7 +208,7 @@ class NodeFacts(object):
         groups = set()
         read = self.reader.read
         for cpu in online:
-            base = "%s/cpu%d/topology/" % (CPU, cpu)
+            base = "%s/cpu%d/topology/" % (paths.CPU, cpu)
             package = read(base + "physical_package_id", optional=True)
             if package is None:
                 continue
@@ -224,7 +224,7 @@ class NodeFacts(object):
                     groups.add((cpu,))
         if online and not packages:
             self.reader.warnings.append(
-                "no CPU topology under %s/cpuN/topology; sockets, cores and SMT siblings are left out" % CPU
+                "no CPU topology under %s/cpuN/topology; sockets, cores and SMT siblings are left out" % paths.CPU
             )
             return {"socket_count": None, "sockets": None, "cores": None, "threads_per_core": None, "smt_siblings": None}
         sockets = []
@@ -246,7 +246,7 @@ class NodeFacts(object):
         }
 
     def cpu_flags(self):
-        cpuinfo = self.reader.read("/proc/cpuinfo")
+        cpuinfo = self.reader.read(paths.CPUINFO)
         if cpuinfo is None:
             return {"flags": None, "virtualization": None}
         present = parsing.parse_cpu_flags(cpuinfo)
@@ -302,7 +302,7 @@ class NodeFacts(object):
             (("total", "nr_hugepages"), ("free", "free_hugepages"), ("reserved", "resv_hugepages"),
              ("surplus", "surplus_hugepages"), ("overcommit", "nr_overcommit_hugepages")),
         )
-        mounts_text = self.reader.read("/proc/mounts")
+        mounts_text = self.reader.read(paths.MOUNTS)
         mounts = None if mounts_text is None else parsing.hugetlbfs_mounts(parsing.parse_mounts(mounts_text), default_kb)
         allocated = 0
         for entry in sizes.values():
@@ -391,7 +391,7 @@ class NodeFacts(object):
         nodes = dict((node_id, self._cpulist("%s/node%d/cpulist" % (NODE, node_id), optional=True) or [])
                      for node_id in self._node_ids())
         return {
-            "online": self._cpulist(CPU + "/online"),
+            "online": self._cpulist(paths.CPU + "/online"),
             "hugepage_sizes_kib": sorted(size for size in sizes if size is not None),
             "numa_nodes": nodes or None,
             "devices": set("/dev/" + name for name, present in self.rng()["devices"].items() if present),

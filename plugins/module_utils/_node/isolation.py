@@ -38,12 +38,11 @@ from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset impor
     format_cpuset,
     parse_cpumask,
 )
-from ansible_collections.realtime.virt.plugins.module_utils._kernel import proc
+from ansible_collections.realtime.virt.plugins.module_utils._kernel import paths, pci, proc
 from ansible_collections.realtime.virt.plugins.module_utils._node import parsing
 
 IRQ_DIR = "/proc/irq"
 DEBUG_IRQS = "/sys/kernel/debug/irq/irqs"
-PCI_DEVICES = "/sys/bus/pci/devices"
 # Files the kernel creates in /proc/irq/<N>; every other entry is the
 # directory of a handler (an "action"), named as the driver named it.
 IRQ_FILES = frozenset(("affinity_hint", "effective_affinity", "effective_affinity_list", "node", "smp_affinity",
@@ -51,11 +50,10 @@ IRQ_FILES = frozenset(("affinity_hint", "effective_affinity", "effective_affinit
 # CPU masks that must leave the isolated CPUs out, where the kernel has them:
 # (name, path, format); "mask" is hexadecimal, "list" a CPU list.
 MASKS = (
-    ("workqueue cpumask", "/sys/devices/virtual/workqueue/cpumask", "mask"),
+    ("workqueue cpumask", paths.WORKQUEUE_CPUMASK, "mask"),
     ("writeback workqueue cpumask", "/sys/bus/workqueue/devices/writeback/cpumask", "mask"),
 )
 HOUSEKEEPING_DIR = "/sys/kernel/housekeeping"
-CPU_DIR = "/sys/devices/system/cpu"
 # Per-CPU kernel threads that serve their CPU (name/N): tuned's real-time
 # profiles give them a real-time policy.  ktimersoftd is the older PREEMPT_RT
 # name of ktimers.
@@ -108,8 +106,8 @@ def parse_interrupts(text):
 def msi_irqs(reader):
     """``{irq: PCI address}`` of every MSI/MSI-X vector (``msi_irqs/<N>`` of each device)."""
     result = {}
-    for address in reader.listdir(PCI_DEVICES, optional=True):
-        for name in reader.listdir("%s/%s/msi_irqs" % (PCI_DEVICES, address), optional=True):
+    for address in reader.listdir(pci.PCI_DEVICES, optional=True):
+        for name in reader.listdir("%s/%s/msi_irqs" % (pci.PCI_DEVICES, address), optional=True):
             if name.isdigit():
                 result[int(name)] = address
     return result
@@ -228,7 +226,7 @@ def read_masks(reader, cmdline_args, possible):
     value = parsing.cmdline_value(cmdline_args or {}, "kthread_cpus")
     if value not in (None, True):
         try:
-            masks.append({"name": "kthread_cpus", "path": "/proc/cmdline",
+            masks.append({"name": "kthread_cpus", "path": paths.CMDLINE,
                           "cpus": parsing.parse_cmdline_cpulist(value, possible)})
         except CpusetError:
             reader.warnings.append("the kernel argument kthread_cpus=%s is not a CPU list; it is left out" % value)
@@ -244,7 +242,7 @@ def read_isolated(reader):
     when the kernel has no such file (``nohz_full`` on a kernel built
     without ``NO_HZ_FULL``) or it is not a CPU list.
     """
-    return {"isolated": _cpus(reader, CPU_DIR + "/isolated"), "nohz_full": _cpus(reader, CPU_DIR + "/nohz_full")}
+    return {"isolated": _cpus(reader, paths.CPU + "/isolated"), "nohz_full": _cpus(reader, paths.CPU + "/nohz_full")}
 
 
 def read_threads(reader):

@@ -24,9 +24,9 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import format_cpuset, parse_kernel_cpulist
+from ansible_collections.realtime.virt.plugins.module_utils._kernel import paths
 from ansible_collections.realtime.virt.plugins.module_utils._node import parsing
 
-CPU = "/sys/devices/system/cpu"
 RDT_FLAGS = ("rdt_a", "cat_l3", "cat_l2", "cdp_l3", "mba")
 # sysfs cache type -> libvirt's <cache type=...>
 CACHE_TYPES = {"Unified": "both", "Data": "data", "Instruction": "code"}
@@ -45,9 +45,9 @@ def _int(text, base=10):
 
 def read_resctrl(reader):
     """``{cpu_flags, mounted, path, resources, caches}`` (see the module docstring)."""
-    present = parsing.parse_cpu_flags(reader.read("/proc/cpuinfo", optional=True))
+    present = parsing.parse_cpu_flags(reader.read(paths.CPUINFO, optional=True))
     path = None
-    for mount in parsing.parse_mounts(reader.read("/proc/mounts", optional=True)):
+    for mount in parsing.parse_mounts(reader.read(paths.MOUNTS, optional=True)):
         if mount["fstype"] == "resctrl":
             path = mount["path"]
             break
@@ -69,10 +69,10 @@ def read_resctrl(reader):
 def read_caches(reader):
     """Each cache once: ``{level, type, id, size_kb, cpus, cpuset}``, by level, type and id."""
     caches = {}
-    for name in reader.listdir(CPU, optional=True):
+    for name in reader.listdir(paths.CPU, optional=True):
         if not name.startswith("cpu") or not name[3:].isdigit():
             continue
-        base = "%s/%s/cache" % (CPU, name)
+        base = "%s/%s/cache" % (paths.CPU, name)
         for index in reader.listdir(base, optional=True):
             if not index.startswith("index"):
                 continue

@@ -17,6 +17,7 @@ __metaclass__ = type
 
 from ansible_collections.realtime.virt.plugins.module_utils._common.cpuset import CpusetError, format_cpuset, parse_cpuset
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
+from ansible_collections.realtime.virt.plugins.module_utils._kernel import paths
 from ansible_collections.realtime.virt.plugins.module_utils._node.isolation import describe_irq, irq_verdicts
 from ansible_collections.realtime.virt.plugins.module_utils._node.tuned import ACTIVE_PROFILE, rule_for
 from ansible_collections.realtime.virt.plugins.module_utils._validate.checks import check
@@ -113,11 +114,11 @@ def _mask(subject, name, path, cpus, isolated, fix):
 
 def _masks(subject, rt_node, masks, isolated, housekeeping):
     hk = _cpus(housekeeping)
-    out = [_mask(subject, "default IRQ affinity", "/proc/irq/default_smp_affinity",
+    out = [_mask(subject, "default IRQ affinity", paths.DEFAULT_IRQ_AFFINITY,
                  ((rt_node or {}).get("cpus") or {}).get("irq_default_affinity"), isolated,
-                 "boot with irqaffinity=%s (%s) or write its mask to /proc/irq/default_smp_affinity" % (hk, ROLE_HOST))]
+                 "boot with irqaffinity=%s (%s) or write its mask to %s" % (hk, ROLE_HOST, paths.DEFAULT_IRQ_AFFINITY))]
     by_name = dict((mask["name"], mask) for mask in masks or [])
-    workqueue = by_name.pop("workqueue cpumask", {"path": "/sys/devices/virtual/workqueue/cpumask", "cpus": None})
+    workqueue = by_name.pop("workqueue cpumask", {"path": paths.WORKQUEUE_CPUMASK, "cpus": None})
     fixes = {
         "workqueue cpumask": "write the housekeeping CPUs' mask to %s (tuned's realtime profiles set it) or boot with "
                              "isolcpus=domain,... / nohz_full=..." % workqueue["path"],
