@@ -143,7 +143,7 @@ def update_history(history, reports, run, time="", keep=DEFAULT_KEEP):
         host = str(report.get("host") or "?")
         runs = [entry for entry in new["hosts"].get(host, []) if entry.get("run") != str(run)]
         runs.append(host_run(report, run, time))
-        new["hosts"][host] = runs[-keep:]
+        new["hosts"][host] = runs[max(0, len(runs) - keep):]
     new["format"] = FORMAT
     return new
 
