@@ -44,7 +44,10 @@ import yaml
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
 
-SECTION = "## Role tasks no test runs here"
+# The allowlist's heading, at whatever level the document puts it; the section ends at
+# the next heading of that level or a higher one.
+SECTION = "Role tasks no test runs here"
+HEADING = re.compile(r"^(#+) (.*?)\s*$")
 ENTRY = re.compile(r"^[-*]\s+`(?P<file>[^`]+)`\s+`(?P<name>[^`]+)`\s*:?\s*(?P<reason>.*)$")
 # What a recorded status means: ran (ok, changed, failed, failed and ignored).
 RAN = frozenset(("ok", "changed", "failed", "ignored"))
@@ -176,14 +179,15 @@ def read_allowlist(path):
     entries, problems = [], []
     with open(path) as handle:
         lines = handle.read().splitlines()
-    inside = False
+    level = None
     for number, line in enumerate(lines, 1):
-        if line.strip() == SECTION:
-            inside = True
+        heading = HEADING.match(line)
+        if heading and level is None and heading.group(2) == SECTION:
+            level = len(heading.group(1))
             continue
-        if inside and re.match(r"^#{1,2} ", line):
+        if heading and level is not None and len(heading.group(1)) <= level:
             break
-        if not inside:
+        if level is None:
             continue
         if re.match(r"^[-*]\s", line):
             match = ENTRY.match(line)

@@ -140,6 +140,11 @@ def test_the_allowlist_is_read_from_its_section_only():
     ("## Role tasks no test runs here\n* `roles/a/tasks/main.yml` `A` why\n", [("roles/a/tasks/main.yml", "A")], None),
     ("## Role tasks no test runs here\n- roles/a/tasks/main.yml A: why\n", [], "allowlist bullet is not"),
     ("## Role tasks no test runs here\n\n### Sub\n- `f` `A`: why\n## Next\n- `f` `B`: x\n", [("f", "A")], None),
+    # at another level: it ends at a heading of its own level or higher, not at a deeper one
+    ("## Top\n### Role tasks no test runs here\n- `f` `A`: why\n#### Sub\n- `f` `B`: x\n### Next\n- `f` `C`: y\n",
+     [("f", "A"), ("f", "B")], None),
+    ("# Top\n### Role tasks no test runs here\n- `f` `A`: why\n## Up\n- `f` `B`: x\n", [("f", "A")], None),
+    ("## Role tasks no test runs here, and more\n- `f` `A`: why\n", [], None),
 ])
 def test_allowlist_formats(tmp_path, text, found, problem):
     path = tmp_path / "testing.md"
