@@ -19,10 +19,11 @@ class ModuleDocFragment(object):
 options:
   uri:
     description:
-      - libvirt connection URI. The task opens this one connection for every domain it names.
-      - What the module reads of the host itself (the host checks, and a running domain's vCPU
-        threads from C(/proc) and C(/sys)) needs a URI of this host, one without a host name, such
-        as the default; on any other URI those parts are left out.
+      - libvirt connection URI. The task opens this one connection for all the domains it handles.
+      - What the module reads of the host itself from C(/proc) and C(/sys) (a running domain's vCPU
+        threads, and, where the module defines domains, the checks of its options against the host)
+        needs a URI of this host, one without a host name, such as the default; on any other URI
+        those parts are left out.
     type: str
     default: qemu:///system
 requirements:

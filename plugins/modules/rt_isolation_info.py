@@ -220,14 +220,14 @@ def read(params):
     """``(result, warnings)`` for the module's parameters."""
     reader = HostReader(checked_root(params["root"]))
     words, _init = parsing.split_cmdline(reader.read(paths.CMDLINE, optional=True))
-    possible = parsing.parse_sysfs_cpulist(reader.read("/sys/devices/system/cpu/possible", optional=True))
+    possible = parsing.parse_sysfs_cpulist(reader.read(paths.CPU + "/possible", optional=True))
     result = {
         "isolation": {
             "irqs": isolation.read_irqs(reader),
             "masks": isolation.read_masks(reader, parsing.parse_cmdline_args(words), possible),
             "threads": isolation.read_threads(reader),
             "tuned": tuned.read_tuned(reader),
-            "nohz_full_reported": reader.exists("/sys/devices/system/cpu/nohz_full"),
+            "nohz_full_reported": reader.exists(paths.CPU + "/nohz_full"),
             "cpus": isolation.read_isolated(reader),
         },
         "applied": {

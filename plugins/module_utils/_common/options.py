@@ -14,6 +14,10 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 
+# libvirt's system instance on this host: the default of every libvirt module's uri.
+DEFAULT_URI = "qemu:///system"
+
+
 def root_argument_spec():
     """``root``, the host tree a module reads: doc fragment ``realtime.virt.host_root``."""
     return dict(root=dict(type="path", default="/"))
@@ -21,7 +25,7 @@ def root_argument_spec():
 
 def uri_argument_spec():
     """``uri``, the libvirt connection: doc fragment ``realtime.virt.libvirt_connection``."""
-    return dict(uri=dict(type="str", default="qemu:///system"))
+    return dict(uri=dict(type="str", default=DEFAULT_URI))
 
 
 def pf_argument_spec():

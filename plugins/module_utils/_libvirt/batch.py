@@ -27,6 +27,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError, RealtimeVirtError
+from ansible_collections.realtime.virt.plugins.module_utils._common.options import DEFAULT_URI
 from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt import marker
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.errors import LibvirtCallError
@@ -78,7 +79,7 @@ class BatchManager(object):
         self.params = params
         self.check_mode = check_mode
         self.want_diff = diff
-        self.uri = params.get("uri") or "qemu:///system"
+        self.uri = params.get("uri") or DEFAULT_URI
         self.owner = params.get("owner") or DEFAULT_OWNER
         self.exclusive = bool(params.get("exclusive"))
         self.remove_unlisted = bool(params.get("remove_unlisted"))

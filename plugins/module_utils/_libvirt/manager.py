@@ -23,6 +23,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.realtime.virt.plugins.module_utils._common.errors import OptionError
+from ansible_collections.realtime.virt.plugins.module_utils._common.options import DEFAULT_URI
 from ansible_collections.realtime.virt.plugins.module_utils._kernel import proc
 from ansible_collections.realtime.virt.plugins.module_utils._kernel.reader import HostReader
 from ansible_collections.realtime.virt.plugins.module_utils._libvirt.compare import differences
@@ -116,7 +117,7 @@ class DomainManager(object):
         self.check_mode = check_mode
         self.want_diff = diff
         self.name = params["name"]
-        self.uri = params.get("uri") or "qemu:///system"
+        self.uri = params.get("uri") or DEFAULT_URI
         self.local = is_local(self.uri)
         self.reader = reader or HostReader("/")
         self._connect = connect or libvirt.open

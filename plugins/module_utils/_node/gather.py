@@ -157,7 +157,7 @@ class NodeFacts(object):
                 irq_default = parse_cpumask(irq_mask)
             except CpusetError:
                 self.reader.warnings.append("%s holds %r, not a CPU mask" % (paths.DEFAULT_IRQ_AFFINITY, irq_mask))
-        smt_active = self.reader.read("/sys/devices/system/cpu/smt/active", optional=True)
+        smt_active = self.reader.read(paths.CPU + "/smt/active", optional=True)
         workqueue = self._cpumask(isolation.MASKS[0][1])
 
         result = {

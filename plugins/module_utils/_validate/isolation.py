@@ -207,7 +207,7 @@ def _tick(subject, rt_node, isolated, reported):
     fix = "boot with nohz_full=%s (%s)" % (_cpus(isolated), ROLE_HOST)
     if not reported:
         tick = check(subject, "nohz_full", "covers CPUs %s" % _cpus(isolated),
-                     "/sys/devices/system/cpu/nohz_full absent", "skip",
+                     "%s/nohz_full absent" % paths.CPU, "skip",
                      "%s: the kernel reports no nohz_full CPUs (built without NO_HZ_FULL)" % subject)
     else:
         tick = _covered(subject, "nohz_full", isolated, nohz, "nohz_full %s" % _cpus(nohz), fix)

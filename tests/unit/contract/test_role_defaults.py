@@ -210,7 +210,7 @@ def narrower(plan, role):
     for key in ("type", "elements"):
         if plan.get(key, "str" if key == "type" else None) not in (role.get(key, "str" if key == "type" else None), "raw"):
             return "%s %r where the role says %r" % (key, plan.get(key), role.get(key))
-    if plan.get("choices") and sorted(plan["choices"]) != sorted(role.get("choices") or []):
+    if plan.get("choices") and not (role.get("choices") and set(role["choices"]) <= set(plan["choices"])):
         return "choices %r where the role says %r" % (plan["choices"], role.get("choices"))
     return None
 
@@ -230,20 +230,44 @@ def test_rt_host_plan_takes_every_value_the_role_takes(stage, option):
     ({"type": "list", "elements": "raw"}, {"type": "list", "elements": "dict"}, None),
     ({"type": "raw"}, {"type": "str"}, None),
     ({"type": "str"}, {"type": "str", "choices": ["a", "b"]}, None),
+    ({"type": "str", "choices": ["a", "b", "c"]}, {"type": "str", "choices": ["a", "b"]}, None),
+    ({"type": "str", "choices": ["a"]}, {"type": "str"}, "choices"),
 ])
 def test_a_narrower_plan_option_is_found(plan, role, wanted):
     found = narrower(plan, role)
     assert (found.split()[0] if found else None) == wanted
 
 
+def _read_option(node, options):
+    """The option ``node`` reads (``x.get("option", ...)`` or ``x["option"]``), or None."""
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get"
+            and node.args and isinstance(node.args[0], ast.Constant) and node.args[0].value in options):
+        return node.args[0].value
+    if (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant)
+            and node.slice.value in options):
+        return node.slice.value
+    return None
+
+
 def fallbacks(source, options):
-    """``[(line, option)]`` where ``source`` reads one of ``options`` with a fallback: ``x.get("option", value)``."""
+    """``[(line, option)]`` where ``source`` reads one of ``options`` with a value of its own in reserve:
+    ``x.get("option", value)``, or ``x.get("option") or value`` / ``x["option"] or value`` where value
+    is a literal that is not empty (``or []``, ``or {}`` only make None an empty one)."""
     found = []
     for node in ast.walk(ast.parse(source)):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get"
-                and len(node.args) == 2 and isinstance(node.args[0], ast.Constant) and node.args[0].value in options):
+        if isinstance(node, ast.Call) and len(node.args) == 2 and _read_option(node, options):
             found.append((node.lineno, node.args[0].value))
-    return found
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
+            option = _read_option(node.values[0], options)
+            reserve = node.values[-1]
+            if option and isinstance(reserve, (ast.Constant, ast.List, ast.Dict, ast.Tuple)):
+                try:
+                    literal = ast.literal_eval(reserve)
+                except ValueError:
+                    literal = True
+                if literal:
+                    found.append((node.lineno, option))
+    return sorted(found)
 
 
 def test_the_site_planner_reads_stage_options_without_fallbacks():
@@ -258,6 +282,11 @@ def test_the_site_planner_reads_stage_options_without_fallbacks():
     ('host.get("isolated_cpus")', []),
     ('host["isolated_cpus"]', []),
     ('entry.get("pf", None)', []),
+    ('domains.get("duration") or 10', [(1, "duration")]),
+    ('host["isolated_cpus"] or "auto"', [(1, "isolated_cpus")]),
+    ('stage["numvfs"] or []', []),
+    ('stage["numvfs"] or {}', []),
+    ('stage["pf"] or "x"', []),
 ])
 def test_fallbacks_are_found(text, wanted):
     assert sorted(fallbacks(text, {"isolated_cpus", "numvfs", "duration"})) == sorted(wanted)

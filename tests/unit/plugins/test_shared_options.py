@@ -197,3 +197,18 @@ def test_run_result_hands_deprecations_to_ansible_with_the_collection_and_versio
     end = _end(_Manager({"changed": False, "warnings": [], "deprecations": [("cpu.emulator_policy=cpuset is old", "2.0.0")]}))
     assert end.result == {"changed": False}
     assert end.deprecations == [("cpu.emulator_policy=cpuset is old", "2.0.0", "realtime.virt")]
+
+
+def test_a_facts_module_has_every_attribute_of_a_read_only_module(module_doc):
+    """attributes.facts carries only the facts attribute: a module listing it lists attributes.info too."""
+    facts_modules = []
+    for path in MODULES:
+        fragments = _documentation(_source(path)).get("extends_documentation_fragment", [])
+        if "realtime.virt.attributes.facts" in fragments:
+            facts_modules.append(os.path.basename(path)[:-3])
+            assert "realtime.virt.attributes.info" in fragments, path
+    assert facts_modules == ["rt_node_facts"]
+    from ansible_collections.realtime.virt.plugins.modules import rt_node_facts
+    attributes = module_doc(rt_node_facts)["attributes"]
+    assert dict((name, value["support"]) for name, value in attributes.items()) == {
+        "check_mode": "full", "diff_mode": "N/A", "facts": "full"}

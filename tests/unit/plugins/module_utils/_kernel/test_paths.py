@@ -1,6 +1,7 @@
 # -*- coding: utf-8 -*-
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""A kernel path more than one reader names is written once, in _kernel/paths.py (or PCI's in _kernel/pci.py)."""
+"""A kernel path more than one reader names is written once, in _kernel/paths.py (or PCI's in _kernel/pci.py);
+the paths below it are joined to that name, not spelled out again."""
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
@@ -21,9 +22,10 @@ def named(module):
 
 
 def literals(source, wanted):
-    """``[(line, text)]`` of the string literals of ``source`` that are one of ``wanted`` exactly."""
-    return [(node.lineno, node.value) for node in ast.walk(ast.parse(source))
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in wanted]
+    """``[(line, text)]`` of the string literals of ``source`` that are one of ``wanted`` or start with one and a ``/``."""
+    return sorted((node.lineno, node.value) for node in ast.walk(ast.parse(source))
+                  if isinstance(node, ast.Constant) and isinstance(node.value, str)
+                  and any(node.value == path or node.value.startswith(path + "/") for path in wanted))
 
 
 def test_no_plugin_writes_a_shared_kernel_path_again():
@@ -39,6 +41,8 @@ def test_no_plugin_writes_a_shared_kernel_path_again():
     assert again == []
 
 
-def test_literals_finds_exact_strings_only():
-    source = 'a = "/proc/cmdline"\nb = "/proc/cmdline is read"\nc = read("/proc/mounts")\n'
-    assert literals(source, {"/proc/cmdline", "/proc/mounts"}) == [(1, "/proc/cmdline"), (3, "/proc/mounts")]
+def test_literals_finds_the_paths_and_paths_below_them():
+    source = ('a = "/proc/cmdline"\nb = "/proc/cmdline is read"\nc = read("/proc/mounts")\n'
+              'd = "/sys/devices/system/cpu/possible"\ne = "/sys/devices/system/cpuidle"\n')
+    assert literals(source, {"/proc/cmdline", "/proc/mounts", "/sys/devices/system/cpu"}) == [
+        (1, "/proc/cmdline"), (3, "/proc/mounts"), (4, "/sys/devices/system/cpu/possible")]

@@ -21,6 +21,7 @@ from ansible_collections.realtime.virt.plugins.modules.rt_host_plan import STAGE
 
 QAT_C62X = {"pfs": [], "kernel_args": ["intel_iommu=on", "iommu=pt", "vfio-pci.disable_denylist=1"]}
 NIC = "0000:3b:00.0"
+QAT_PF = "0000:6b:00.0"
 
 
 def plan_host(facts, stages, **kwargs):
@@ -152,6 +153,48 @@ def test_domain_hugepages_are_checked_against_the_pools_the_hugepages_stage_will
         assert problems == []
     else:
         assert len(problems) == 1 and problem in problems[0], problems
+
+
+@pytest.mark.parametrize("check, refused, warned", [("fail", True, False), ("warn", False, True), ("ignore", False, False)])
+def test_the_hugepage_check_is_the_one_the_stage_gives(fresh, check, refused, warned):
+    result, problems = plan(fresh, rt_host={"reboot": "auto"}, hugepages={"pages": []},
+                            rt_domain={"hugepage_check": check,
+                                       "domains": [{"name": "plc", "vcpus": 1, "memory_mib": 64, "cpus": "auto",
+                                                    "memory": {"hugepages": {"page_size": "2M"}}}]})
+    assert bool(problems) is refused, problems
+    assert any("the node has 0 free" in warning for warning in result["warnings"]) is warned, result["warnings"]
+
+
+@pytest.mark.parametrize("duration, problem", [
+    (None, None),                                   # the role's default
+    (30, None),
+    ("soon", "rt_validate_duration='soon'"),
+    (0, "rt_validate_duration=0"),
+])
+def test_the_guests_are_planned_with_the_stages_duration(fresh, duration, problem):
+    stage = {"guests": ["vm1"]}
+    if duration is not None:
+        stage["duration"] = duration
+    _result, problems = plan(fresh, rt_validate=stage)
+    if problem is None:
+        assert problems == []
+    else:
+        assert len(problems) == 1 and problems[0].startswith(problem), problems
+
+
+@pytest.mark.parametrize("qat_stage, problem", [
+    ({"pfs": [QAT_PF]}, None),                      # numvfs left at the role's default, max
+    ({"pfs": [QAT_PF], "numvfs": 16}, None),
+    ({"pfs": [QAT_PF], "numvfs": 17}, "qat_numvfs=17: outside 0 to 16"),
+    ({"pfs": [QAT_PF], "numvfs": 2, "numvfs_per_pf": {QAT_PF: 20}}, "qat_numvfs_per_pf[%s]=20: outside 0 to 16" % QAT_PF),
+])
+def test_qat_vf_counts_are_the_stages(fresh, qat_stage, problem):
+    qat = {"pfs": [{"pci_address": QAT_PF, "sriov_totalvfs": 16}], "kernel_args": []}
+    _result, problems = plan_host(gather_node_facts(fresh)[0], {"qat": qat_stage}, qat=qat)
+    if problem is None:
+        assert problems == []
+    else:
+        assert len(problems) == 1 and problems[0].startswith(problem), problems
 
 
 def test_a_stage_list_of_the_wrong_type_is_refused(fresh):
