@@ -38,7 +38,6 @@ SHIPS = {
     "bindep.txt",
     "changelogs",
     "docs",
-    "extensions",
     "meta",
     "playbooks",
     "plugins",
@@ -50,7 +49,9 @@ SHIPS = {
 DEVELOPMENT = (
     "changelogs/fragments/",
     "changelogs/.plugin-cache.yaml",
-    "extensions/molecule/",
+    # the licences of test data only (tests/unit/fixtures/kubevirt_*, tests/corpus)
+    "LICENSES/Apache-2.0.txt",
+    "LICENSES/LGPL-2.1-or-later.txt",
 )
 # What ansible-galaxy collection build writes into every tarball.
 GENERATED = {"MANIFEST.json", "FILES.json"}
